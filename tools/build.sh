@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Builds flotilla's upstream toolchain from Go modules (never from release downloads):
+#   flotilla-kube  etcd + kube-apiserver + kube-controller-manager + kube-scheduler + kubectl
+#   kwok, helm, kustomize
+# Binaries go to $FLOTILLA_TOOLS_DIR/bin (default ~/.cache/flotilla/tools/bin), outside the work tree,
+# so a fresh clone on the same machine (CI) reuses them. A stamp per tool (hash of its pins, go.mod,
+# go.sum, sources, build flags and Go version) makes an unchanged tool a no-op.
+#
+# usage: tools/build.sh [--check] [tool...]
+#   --check   exit 0 if every named tool is built and current, 1 otherwise; builds nothing
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=versions.env
+source "$here/versions.env"
+tools_dir="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}"
+bin="$tools_dir/bin"
+all_tools=(controlplane kwok helm kustomize)
+
+die() { echo "flotilla tools: error: $*" >&2; exit 1; }
+
+check_only=0
+if [[ "${1:-}" == "--check" ]]; then check_only=1; shift; fi
+tools=("$@")
+[[ ${#tools[@]} -gt 0 ]] || tools=("${all_tools[@]}")
+
+if ! command -v go >/dev/null 2>&1; then
+  # Without Go we cannot tell whether a built tool is current; built binaries are still usable.
+  if (( check_only )); then
+    for t in "${tools[@]}"; do [[ -x "$bin/$([[ "$t" == controlplane ]] && echo flotilla-kube || echo "$t")" ]] || exit 1; done
+    exit 0
+  fi
+  die "the Go toolchain is missing: 'go' is not on PATH. Install Go 1.26 or newer (https://go.dev/doc/install) and run 'npm run tools' again."
+fi
+go_version="$(go env GOVERSION)"
+go_minor="$(sed -E 's/^go1\.([0-9]+).*/\1/' <<<"$go_version")"
+if [[ ! "$go_minor" =~ ^[0-9]+$ ]] || (( go_minor < 26 )); then
+  die "Go 1.26 or newer is required to build the Kubernetes $KUBERNETES_VERSION toolchain; found $go_version at $(command -v go)."
+fi
+command -v git >/dev/null 2>&1 || die "git is missing: install it (apt-get install git) and run 'npm run tools' again."
+
+export GOTOOLCHAIN=local GOFLAGS="-mod=readonly -trimpath -buildvcs=false" CGO_ENABLED=0
+
+ldflags_for() {
+  case "$1" in
+    controlplane)
+      local v="${KUBERNETES_VERSION#v}" major minor
+      major="${v%%.*}"; minor="${v#*.}"; minor="${minor%%.*}"
+      local x=""
+      for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+        x+=" -X $pkg.gitVersion=$KUBERNETES_VERSION -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor"
+        x+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+      done
+      echo "-s -w$x" ;;
+    kwok) echo "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${KWOK_VERSION#v}" ;;
+    helm) echo "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ;;
+    kustomize) echo "-s -w -X sigs.k8s.io/kustomize/api/provenance.version=$KUSTOMIZE_VERSION" ;;
+  esac
+}
+package_for() {
+  case "$1" in
+    controlplane) echo "." ;;
+    kwok) echo "sigs.k8s.io/kwok/cmd/kwok" ;;
+    helm) echo "helm.sh/helm/v4/cmd/helm" ;;
+    kustomize) echo "sigs.k8s.io/kustomize/kustomize/v5" ;;
+  esac
+}
+version_of() {
+  case "$1" in
+    controlplane) echo "$KUBERNETES_VERSION (etcd $ETCD_VERSION)" ;;
+    kwok) echo "$KWOK_VERSION" ;; helm) echo "$HELM_VERSION" ;; kustomize) echo "$KUSTOMIZE_VERSION" ;;
+  esac
+}
+output_for() { [[ "$1" == controlplane ]] && echo flotilla-kube || echo "$1"; }
+
+stamp_for() {
+  local t="$1"
+  {
+    cat "$here/versions.env"
+    echo "$go_version $(ldflags_for "$t") $(package_for "$t")"
+    cat "$here/$t"/go.mod "$here/$t"/go.sum
+    cat "$here/$t"/*.go 2>/dev/null || true
+  } | sha256sum | cut -d' ' -f1
+}
+
+is_current() {
+  local t="$1" out
+  out="$(output_for "$t")"
+  [[ -x "$bin/$out" && -f "$bin/.$out.stamp" && "$(cat "$bin/.$out.stamp")" == "$(stamp_for "$t")" ]]
+}
+
+if (( check_only )); then
+  for t in "${tools[@]}"; do is_current "$t" || exit 1; done
+  exit 0
+fi
+
+mkdir -p "$bin" 2>/dev/null || die "cannot create $bin: set FLOTILLA_TOOLS_DIR to a writable directory."
+# One builder at a time per tools dir: tests and the demo may both ask for a build.
+exec 9>"$tools_dir/.build.lock"
+if ! flock -n 9; then
+  echo "flotilla tools: another build is running in $tools_dir; waiting for it..." >&2
+  flock 9
+fi
+
+# Prints a progress line every 20 s while `go build -v` reports compiled packages on stdin.
+progress() {
+  local t="$1" total="$2" n=0 start last line
+  start=$(date +%s); last=$start
+  while IFS= read -r line; do
+    [[ "$line" == *"#"* || "$line" == *":"* ]] && echo "$line" >&2
+    n=$((n + 1))
+    local now; now=$(date +%s)
+    if (( now - last >= 20 )); then
+      last=$now
+      printf 'flotilla tools: %s: compiled %d packages (of at most %d), %dm%02ds elapsed\n' \
+        "$t" "$n" "$total" $(((now - start) / 60)) $(((now - start) % 60)) >&2
+    fi
+  done
+}
+
+for t in "${tools[@]}"; do
+  out="$(output_for "$t")"
+  if is_current "$t"; then
+    echo "flotilla tools: $out is up to date ($bin/$out)" >&2
+    continue
+  fi
+  echo "flotilla tools: building $out $(version_of "$t") from Go modules (a cold build of the whole toolchain takes 20-45 min on 2 cores)..." >&2
+  cd "$here/$t"
+  go mod download >&2 || die "downloading Go modules for $t failed: is the Go module proxy reachable? (GOPROXY=$(go env GOPROXY))"
+  pkg="$(package_for "$t")"
+  total="$(go list -deps "$pkg" 2>/dev/null | wc -l)"
+  start=$(date +%s)
+  set +o pipefail
+  { go build -v -ldflags "$(ldflags_for "$t")" -o "$bin/$out.tmp" "$pkg" 2>&1; echo "exit:$?" > "$bin/.$out.rc"; } | progress "$out" "$total"
+  set -o pipefail
+  rc="$(sed 's/exit://' "$bin/.$out.rc")"; rm -f "$bin/.$out.rc"
+  [[ "$rc" == 0 ]] || die "building $out failed (go build exit $rc); see the compiler output above."
+  mv -f "$bin/$out.tmp" "$bin/$out"
+  stamp_for "$t" > "$bin/.$out.stamp"
+  echo "flotilla tools: built $out in $(( $(date +%s) - start ))s" >&2
+done
+
+# kwok needs Stage definitions to move nodes and pods through their lifecycle; use upstream's own
+# "fast" set (node-initialize, node heartbeat with lease, pod ready/complete/delete) from the module.
+stages="$tools_dir/share/kwok-stages.yaml"
+if [[ " ${tools[*]} " == *" kwok "* && ( ! -s "$stages" || "$stages" -ot "$bin/kwok" ) ]]; then
+  kwok_dir="$(cd "$here/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
+  mkdir -p "$tools_dir/share"
+  for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+           pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    echo "---"; cat "$kwok_dir/kustomize/stage/$f"
+  done > "$stages.tmp"
+  mv -f "$stages.tmp" "$stages"
+fi
+
+# Upstream names for the multi-call binary, so `kubectl` and friends work as users expect.
+if [[ -x "$bin/flotilla-kube" ]]; then
+  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+    ln -sfn flotilla-kube "$bin/$c"
+  done
+fi
