@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `npm test`: installs what is missing, then type-check, lint, and every test (unit + e2e on a
+# local fleet of real control planes). Extra arguments go to vitest (e.g. a file filter).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/ensure-deps.sh
+echo "flotilla: type-check" >&2
+npx tsc -p tsconfig.json --noEmit
+echo "flotilla: lint" >&2
+npx biome check --error-on-warnings .
+echo "flotilla: tests" >&2
+npx vitest run "$@"
