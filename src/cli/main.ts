@@ -1,0 +1,45 @@
+// The `flotilla` command line. Errors become one `✗ message` line and a non-zero exit code,
+// like the flux CLI; stack traces are reserved for bugs (FLOTILLA_DEBUG=1 shows them).
+import { Command, CommanderError } from "commander";
+import { closeAllConnections } from "../kube/client.js";
+import { KubeError } from "../kube/errors.js";
+import { LocalFleetError } from "../local/errors.js";
+import { localCommand } from "./commands/local.js";
+import { failure } from "./output.js";
+
+export const VERSION = "0.1.0";
+
+export function buildProgram(): Command {
+  const program = new Command("flotilla")
+    .description("GitOps for fleets of Kubernetes clusters")
+    .version(VERSION, "-v, --version")
+    .showHelpAfterError()
+    .exitOverride();
+  program.addCommand(localCommand());
+  return program;
+}
+
+function isExpectedError(err: unknown): err is Error {
+  return err instanceof LocalFleetError || err instanceof KubeError;
+}
+
+/** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) cmd.exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    if (isExpectedError(err)) {
+      failure(err.message);
+    } else {
+      failure(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
+      if (process.env.FLOTILLA_DEBUG) console.error(err);
+    }
+    return 1;
+  } finally {
+    await closeAllConnections();
+  }
+}

@@ -1,0 +1,284 @@
+// `flotilla local up`: one shared etcd, then 1+N control planes on it (each with its own etcd
+// prefix, CA, apiserver, controller-manager, scheduler and kwok node), then the Kamaji-shaped
+// tenant records in the management plane. Any failure stops everything that was started.
+import { mkdirSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { KubeClient } from "../kube/client.js";
+import { endpointFromKubeconfig } from "../kube/kubeconfig.js";
+import {
+  bootstrapRbac,
+  hasDefaultServiceAccount,
+  isApiserverReady,
+  isNodeReady,
+  registerKwokNode,
+  registerTenants,
+} from "./bootstrap.js";
+import {
+  apiserverArgs,
+  type ComponentName,
+  controllerManagerArgs,
+  etcdArgs,
+  kwokArgs,
+  schedulerArgs,
+} from "./components.js";
+import { InvalidFleetOptionError, LocalFleetError, PlaneStartError } from "./errors.js";
+import { claimFleetDir, ensureWritableDir } from "./fleet-directory.js";
+import {
+  type FleetState,
+  liveProcesses,
+  type PlaneRecord,
+  type RecordedProcess,
+  writeFleetState,
+} from "./fleet-state.js";
+import { etcdDir, type PlaneFiles, userKubeconfigPath, writePlaneFiles } from "./plane-files.js";
+import { assertPortFree, freePorts, LOOPBACK } from "./ports.js";
+import { isRunning, spawnDaemon, tailLog, terminate } from "./processes.js";
+import { ensureToolchain, type Toolchain } from "./toolchain.js";
+
+export const MAX_TENANTS = 32;
+export const MANAGEMENT_PLANE = "management";
+export const tenantPlaneName = (i: number) => `tenant${i}`;
+
+export interface FleetUpOptions {
+  dir: string;
+  tenants: number;
+  /** Fixed port for the management plane's apiserver; random free port otherwise. */
+  apiPort?: number;
+  /** Fixed client port for the shared etcd. */
+  etcdPort?: number;
+  /** Extra kube-apiserver flags for every plane (feature gates, audit logging, ...). */
+  apiserverArgs?: string[];
+  /** Per-step readiness timeout. */
+  timeoutMs?: number;
+  toolchain?: Toolchain;
+  log?: (line: string) => void;
+}
+
+export interface FleetUpResult {
+  dir: string;
+  state: FleetState;
+  durationMs: number;
+}
+
+export function validateTenantCount(value: unknown): number {
+  const n = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MAX_TENANTS) {
+    throw new InvalidFleetOptionError(
+      `--tenants must be a whole number from 0 to ${MAX_TENANTS} (0 starts the management plane alone), got "${String(value)}"`,
+    );
+  }
+  return n;
+}
+
+function validatePort(value: number | undefined, flag: string): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 65535)) {
+    throw new InvalidFleetOptionError(`${flag} must be a port number from 1 to 65535, got "${value}"`);
+  }
+}
+
+export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
+  const started = Date.now();
+  const tenants = validateTenantCount(options.tenants);
+  validatePort(options.apiPort, "--api-port");
+  validatePort(options.etcdPort, "--etcd-port");
+  const log = options.log ?? (() => {});
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const dir = ensureWritableDir(options.dir);
+  const note = await claimFleetDir(dir);
+  if (note) log(note);
+  if (options.apiPort) await assertPortFree(options.apiPort, "--api-port");
+  if (options.etcdPort) await assertPortFree(options.etcdPort, "--etcd-port");
+  const toolchain = options.toolchain ?? (await ensureToolchain(["controlplane", "kwok"]));
+
+  const planeNames = [MANAGEMENT_PLANE, ...Array.from({ length: tenants }, (_, i) => tenantPlaneName(i + 1))];
+  const reserved = [options.apiPort, options.etcdPort].filter((p): p is number => p !== undefined);
+  const ports = await freePorts(2 + planeNames.length * 2, reserved);
+  const etcdPort = options.etcdPort ?? ports.pop()!;
+  const etcdPeerPort = ports.pop()!;
+
+  const state: FleetState = {
+    formatVersion: 1,
+    phase: "starting",
+    ownerPid: process.pid,
+    startedAt: new Date().toISOString(),
+    kubernetesVersion: "",
+    planes: [],
+  };
+  const save = () => writeFleetState(dir, state);
+  save();
+
+  const start = async (plane: string, component: ComponentName, command: string, args: string[], logFile: string) => {
+    const pid = await spawnDaemon({ command, args, logFile });
+    const proc: RecordedProcess = { component, pid, command, logFile };
+    if (component === "etcd") state.etcd = { port: etcdPort, process: proc };
+    else state.planes.find((p) => p.name === plane)!.processes.push(proc);
+    save();
+    return proc;
+  };
+
+  try {
+    log(`starting shared etcd on ${LOOPBACK}:${etcdPort}`);
+    mkdirSync(etcdDir(dir), { recursive: true });
+    const etcd = await start(
+      "etcd",
+      "etcd",
+      toolchain.kube,
+      etcdArgs({ dataDir: `${etcdDir(dir)}/data`, clientPort: etcdPort, peerPort: etcdPeerPort }),
+      `${etcdDir(dir)}/etcd.log`,
+    );
+    await waitReady("etcd", etcd, timeoutMs, async () => {
+      const res = await fetch(`http://${LOOPBACK}:${etcdPort}/health`, { signal: AbortSignal.timeout(2000) });
+      return res.ok && ((await res.json()) as { health?: string }).health === "true";
+    });
+
+    const planes = planeNames.map((name, i) => {
+      const port = i === 0 && options.apiPort ? options.apiPort : ports.pop()!;
+      const files = writePlaneFiles(dir, name, port);
+      const record: PlaneRecord = {
+        name,
+        role: i === 0 ? "management" : "tenant",
+        port,
+        kubeconfig: userKubeconfigPath(dir, name),
+        superAdminKubeconfig: files.kubeconfigFile.superAdmin,
+        processes: [],
+      };
+      state.planes.push(record);
+      return { name, port, files, record, kwokPort: ports.pop()! };
+    });
+    save();
+    log(`starting ${planes.length} control plane${planes.length > 1 ? "s" : ""}: ${planeNames.join(", ")}`);
+
+    await Promise.all(planes.map((p) => startPlane(p, toolchain, etcdPort, timeoutMs, start)));
+
+    const management = planes[0]!;
+    if (planes.length > 1) {
+      log(`registering ${planes.length - 1} tenant control plane(s) in namespace tenants of the management plane`);
+      await registerTenants(
+        clientFor(management.files, "superAdmin", management.name),
+        planes.slice(1).map((p) => ({
+          tenant: p.name,
+          port: p.port,
+          kubernetesVersion: state.kubernetesVersion,
+          adminConf: p.files.kubeconfigText.admin,
+          superAdminConf: p.files.kubeconfigText.superAdmin,
+        })),
+        timeoutMs,
+      );
+    }
+    state.phase = "running";
+    state.readyAt = new Date().toISOString();
+    save();
+    return { dir, state, durationMs: Date.now() - started };
+  } catch (err) {
+    await terminate(liveProcesses(state));
+    // Kept (not removed) so the logs named in the error can be read; the next `up` clears it.
+    state.phase = "failed";
+    save();
+    throw err instanceof LocalFleetError
+      ? err
+      : new LocalFleetError(`local fleet failed to start: ${(err as Error).message}`);
+  }
+
+  async function startPlane(
+    p: { name: string; port: number; files: PlaneFiles; kwokPort: number },
+    tc: Toolchain,
+    etcdClientPort: number,
+    timeout: number,
+    startProcess: typeof start,
+  ): Promise<void> {
+    const { files, name } = p;
+    const pki = files.pki.files;
+    const apiserver = await startProcess(
+      name,
+      "kube-apiserver",
+      tc.kube,
+      apiserverArgs({
+        plane: name,
+        port: p.port,
+        etcdPort: etcdClientPort,
+        certFile: pki.servingCert,
+        keyFile: pki.servingKey,
+        clientCaFile: pki.ca,
+        serviceAccountKeyFile: pki.serviceAccountKey,
+        serviceAccountPubFile: pki.serviceAccountPub,
+      }).concat(options.apiserverArgs ?? []),
+      files.logFile("kube-apiserver"),
+    );
+    const client = clientFor(files, "superAdmin", name);
+    await waitReady(name, apiserver, timeout, () => isApiserverReady(client));
+    const version = await client.get<{ gitVersion: string }>("/version");
+    state.kubernetesVersion = version.gitVersion;
+    await bootstrapRbac(client);
+
+    const kcm = await startProcess(
+      name,
+      "kube-controller-manager",
+      tc.kube,
+      controllerManagerArgs({
+        kubeconfig: files.kubeconfigFile.controllerManager,
+        clientCaFile: pki.ca,
+        caKeyFile: pki.caKey,
+        serviceAccountKeyFile: pki.serviceAccountKey,
+      }),
+      files.logFile("kube-controller-manager"),
+    );
+    const scheduler = await startProcess(
+      name,
+      "kube-scheduler",
+      tc.kube,
+      schedulerArgs({ kubeconfig: files.kubeconfigFile.scheduler }),
+      files.logFile("kube-scheduler"),
+    );
+    const kwok = await startProcess(
+      name,
+      "kwok",
+      tc.kwok,
+      kwokArgs({ kubeconfig: files.kubeconfigFile.kwok, stagesFile: tc.kwokStages, serverPort: p.kwokPort }),
+      files.logFile("kwok"),
+    );
+    await registerKwokNode(client);
+    const all = [apiserver, kcm, scheduler, kwok];
+    await waitReady(name, all, timeout, () => isNodeReady(client), "node kwok-node-0 Ready");
+    await waitReady(name, all, timeout, () => hasDefaultServiceAccount(client), "service account default/default");
+  }
+}
+
+function clientFor(files: PlaneFiles, id: "superAdmin" | "admin", plane: string): KubeClient {
+  return new KubeClient(endpointFromKubeconfig(files.kubeconfigText[id], { source: `${plane} ${id} kubeconfig` }));
+}
+
+/**
+ * Waits for `check` while watching the processes it depends on: a process that exits fails at
+ * once with the last line of its log, instead of waiting out the timeout.
+ */
+async function waitReady(
+  plane: string,
+  processes: RecordedProcess | RecordedProcess[],
+  timeoutMs: number,
+  check: () => Promise<boolean>,
+  what?: string,
+): Promise<void> {
+  const list = Array.isArray(processes) ? processes : [processes];
+  const deadline = Date.now() + timeoutMs;
+  let lastError = "";
+  while (Date.now() < deadline) {
+    const dead = list.find((p) => !isRunning(p.pid, p.command));
+    if (dead) {
+      throw new PlaneStartError(plane, dead.component, `exited: ${tailLog(dead.logFile) || "no output"}`, dead.logFile);
+    }
+    try {
+      if (await check()) return;
+      lastError = "";
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+    await sleep(200);
+  }
+  const main = list[0]!;
+  throw new PlaneStartError(
+    plane,
+    main.component,
+    `not ready after ${Math.round(timeoutMs / 1000)}s${what ? ` (waiting for ${what})` : ""}${lastError ? `: ${lastError}` : ""}`,
+    main.logFile,
+  );
+}
