@@ -79,7 +79,9 @@ const results = { fleet: [], single: [] };
 for (let i = 0; i < RUNS; i++) {
   results.fleet.push(await once(TENANTS));
   results.single.push(await once(0));
-  process.stderr.write(`run ${i + 1}/${RUNS}: fleet ${results.fleet.at(-1).seconds.toFixed(2)}s, single ${results.single.at(-1).seconds.toFixed(2)}s\n`);
+  process.stderr.write(
+    `run ${i + 1}/${RUNS}: fleet ${results.fleet.at(-1).seconds.toFixed(2)}s, single ${results.single.at(-1).seconds.toFixed(2)}s\n`,
+  );
 }
 
 const fleetTimes = results.fleet.map((r) => r.seconds);
@@ -93,17 +95,25 @@ for (const r of results.fleet) {
 }
 
 console.log(`# local up benchmark — ${new Date().toISOString()}`);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`,
+);
 console.log(`command: node bench/local-up.bench.mjs --runs ${RUNS} --tenants ${TENANTS} --settle ${SETTLE_S}`);
 console.log("");
 console.log("| measurement | median | min | max |");
 console.log("|---|---|---|---|");
-const row = (label, xs) => console.log(`| ${label} | ${median(xs).toFixed(2)} s | ${Math.min(...xs).toFixed(2)} s | ${Math.max(...xs).toFixed(2)} s |`);
+const row = (label, xs) =>
+  console.log(
+    `| ${label} | ${median(xs).toFixed(2)} s | ${Math.min(...xs).toFixed(2)} s | ${Math.max(...xs).toFixed(2)} s |`,
+  );
 row(`local up --tenants ${TENANTS} → all ${TENANTS + 1} planes Ready`, fleetTimes);
 row("local up --tenants 0 → management plane Ready (baseline)", singleTimes);
 console.log("");
-console.log(`ratio fleet/single (median): ${(median(fleetTimes) / median(singleTimes)).toFixed(2)}× for ${TENANTS + 1}× the planes`);
+console.log(
+  `ratio fleet/single (median): ${(median(fleetTimes) / median(singleTimes)).toFixed(2)}× for ${TENANTS + 1}× the planes`,
+);
 console.log("");
 console.log(`| plane | peak PSS | peak RSS (shared binary counted per process) |`);
 console.log("|---|---|---|");
-for (const [name, p] of planePeaks) console.log(`| ${name} | ${Math.round(p.pss / MiB)} MiB | ${Math.round(p.rss / MiB)} MiB |`);
+for (const [name, p] of planePeaks)
+  console.log(`| ${name} | ${Math.round(p.pss / MiB)} MiB | ${Math.round(p.rss / MiB)} MiB |`);

@@ -7,6 +7,6 @@ bash scripts/ensure-deps.sh
 echo "flotilla: type-check" >&2
 npx tsc -p tsconfig.json --noEmit
 echo "flotilla: lint" >&2
-npx biome check --error-on-warnings .
+npx eslint --max-warnings 0 . && npx prettier --check .
 echo "flotilla: tests" >&2
 npx vitest run "$@"
