@@ -89,8 +89,14 @@ is_current() {
   [[ -x "$bin/$out" && -f "$bin/.$out.stamp" && "$(cat "$bin/.$out.stamp")" == "$(stamp_for "$t")" ]]
 }
 
+stages_current() {
+  local stages="$tools_dir/share/kwok-stages.yaml"
+  [[ -s "$stages" && "$(cat "$stages.stamp" 2>/dev/null)" == "$(cat "$here"/kwok-stages/*.yaml | sha256sum | cut -d' ' -f1)" ]]
+}
+
 if (( check_only )); then
   for t in "${tools[@]}"; do is_current "$t" || exit 1; done
+  if [[ " ${tools[*]} " == *" kwok "* ]]; then stages_current || exit 1; fi
   exit 0
 fi
 
@@ -142,15 +148,18 @@ done
 
 # kwok needs Stage definitions to move nodes and pods through their lifecycle; use upstream's own
 # "fast" set (node-initialize, node heartbeat with lease, pod ready/complete/delete) from the module.
+# Our own stages (tools/kwok-stages/) are appended after upstream's.
 stages="$tools_dir/share/kwok-stages.yaml"
-if [[ " ${tools[*]} " == *" kwok "* && ( ! -s "$stages" || "$stages" -ot "$bin/kwok" ) ]]; then
+if [[ " ${tools[*]} " == *" kwok "* ]] && { [[ "$stages" -ot "$bin/kwok" ]] || ! stages_current; }; then
   kwok_dir="$(cd "$here/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
   mkdir -p "$tools_dir/share"
   for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
            pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
     echo "---"; cat "$kwok_dir/kustomize/stage/$f"
   done > "$stages.tmp"
+  for f in "$here"/kwok-stages/*.yaml; do echo "---"; cat "$f"; done >> "$stages.tmp"
   mv -f "$stages.tmp" "$stages"
+  cat "$here"/kwok-stages/*.yaml | sha256sum | cut -d' ' -f1 > "$stages.stamp"
 fi
 
 # Upstream names for the multi-call binary, so `kubectl` and friends work as users expect.

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
+import type { ExecConfig } from "./credentials.js";
 import { KubeconfigError } from "./errors.js";
 
 export interface ClusterEndpoint {
@@ -15,6 +16,10 @@ export interface ClusterEndpoint {
   certPem?: string;
   keyPem?: string;
   token?: string;
+  /** Bearer token re-read from this file when it changes (rotated service-account tokens). */
+  tokenFile?: string;
+  /** Exec credential plugin; present only when the caller allowed exec. */
+  exec?: ExecConfig;
   tlsServerName?: string;
   insecureSkipTlsVerify?: boolean;
   proxyUrl?: string;
@@ -100,7 +105,12 @@ export function endpointFromKubeconfig(
   const ca = material(cluster["certificate-authority-data"], cluster["certificate-authority"], "certificate-authority");
   const cert = material(user["client-certificate-data"], user["client-certificate"], "client-certificate");
   const key = material(user["client-key-data"], user["client-key"], "client-key");
-  const token = typeof user.token === "string" ? user.token : material(undefined, user.tokenFile, "tokenFile")?.trim();
+  const token = typeof user.token === "string" ? user.token : undefined;
+  if (!token && typeof user.tokenFile === "string" && user.tokenFile) {
+    endpoint.tokenFile =
+      isAbsolute(user.tokenFile) || !options.baseDir ? user.tokenFile : resolve(options.baseDir, user.tokenFile);
+  }
+  if (user.exec) endpoint.exec = user.exec as ExecConfig;
   if (ca) endpoint.caPem = ca;
   if (cert) endpoint.certPem = cert;
   if (key) endpoint.keyPem = key;

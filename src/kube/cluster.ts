@@ -1,0 +1,85 @@
+// One cluster as the rest of flotilla sees it: a client (possibly impersonating) plus the cluster's
+// shared discovery, with operations on unstructured objects addressed by apiVersion/kind/name.
+import { KubeClient, type Impersonation } from "./client.js";
+import { collectionPath, Discovery, objectPath, type ResourceMapping } from "./discovery.js";
+import { NotFoundError } from "./errors.js";
+import type { ClusterEndpoint } from "./kubeconfig.js";
+import { gvkOf, type GroupVersionKind, type KubeObject } from "./object.js";
+
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}
+
+const discoveries = new Map<string, Discovery>();
+
+export class Cluster {
+  readonly client: KubeClient;
+  readonly discovery: Discovery;
+
+  constructor(endpointOrClient: ClusterEndpoint | KubeClient, discovery?: Discovery) {
+    this.client = endpointOrClient instanceof KubeClient ? endpointOrClient : new KubeClient(endpointOrClient);
+    const key = `${this.client.endpoint.server}\0${this.client.endpoint.caPem ?? ""}`;
+    let shared = discovery ?? discoveries.get(key);
+    if (!shared) discoveries.set(key, (shared = new Discovery(this.client)));
+    this.discovery = shared;
+  }
+
+  get name(): string {
+    return this.client.cluster;
+  }
+
+  /** The same cluster acting as a service account (`system:serviceaccount:<ns>:<name>`) or user. */
+  as(impersonate: Impersonation): Cluster {
+    return new Cluster(this.client.as(impersonate), this.discovery);
+  }
+
+  asServiceAccount(namespace: string, name: string): Cluster {
+    return this.as({
+      user: `system:serviceaccount:${namespace}:${name}`,
+      groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
+    });
+  }
+
+  mapping(ref: Pick<ObjectRef, "apiVersion" | "kind"> | GroupVersionKind): Promise<ResourceMapping> {
+    return this.discovery.mapping("apiVersion" in ref ? gvkOf(ref) : ref);
+  }
+
+  async pathOf(ref: ObjectRef): Promise<string> {
+    return objectPath(await this.mapping(ref), ref.metadata.name, ref.metadata.namespace);
+  }
+
+  /** The live object, or undefined when it does not exist. */
+  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    try {
+      return await this.client.get<KubeObject>(await this.pathOf(ref));
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  async list(gvk: GroupVersionKind, namespace?: string, query: Record<string, string> = {}): Promise<KubeObject[]> {
+    const m = await this.mapping(gvk);
+    const { items } = await this.client.listAll<KubeObject>(collectionPath(m, namespace), query);
+    // List items carry no apiVersion/kind; restore them so callers handle them like single objects.
+    const apiVersion = gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+    return items.map((o) => ({ ...o, apiVersion, kind: gvk.kind }));
+  }
+
+  async apply(
+    obj: KubeObject,
+    fieldManager: string,
+    opts: { force?: boolean; dryRun?: boolean } = {},
+  ): Promise<KubeObject> {
+    return this.client.apply<KubeObject>(await this.pathOf(obj), obj, fieldManager, opts);
+  }
+
+  async delete(
+    ref: ObjectRef,
+    propagationPolicy: "Background" | "Foreground" | "Orphan" = "Background",
+  ): Promise<void> {
+    await this.client.delete(await this.pathOf(ref), propagationPolicy);
+  }
+}
