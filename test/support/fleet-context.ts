@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, inject } from "vitest";
 import { KubeClient } from "../../src/kube/client.js";
+import { Cluster } from "../../src/kube/cluster.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
 import type { FleetState, PlaneRecord } from "../../src/local/index.js";
@@ -68,4 +69,9 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
+}
+
+/** A Cluster (client + discovery) for a plane's admin kubeconfig. */
+export function planeCluster(name: string): Cluster {
+  return new Cluster(endpointFromKubeconfigFile(plane(name).kubeconfig));
 }

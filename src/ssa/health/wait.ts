@@ -1,0 +1,72 @@
+// Waiting for a set of objects to become healthy. Unlike Flux, the timeout error says *why* each
+// object is not ready — including, for workloads, what their pods are stuck on (image pulls, crash
+// loops), which kstatus alone never reports.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Cluster, ObjectRef } from "../../kube/cluster.js";
+import { type KubeObject, objectId } from "../../kube/object.js";
+import { HealthCheckError } from "../errors.js";
+import { computeHealth, type Health, podProblems } from "./status.js";
+
+export interface WaitOptions {
+  timeoutMs: number;
+  intervalMs?: number;
+  /** Stop as soon as an object is Failed instead of waiting for the timeout. */
+  failFast?: boolean;
+}
+
+const WORKLOADS = new Set(["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"]);
+
+async function healthOf(cluster: Cluster, ref: ObjectRef): Promise<Health> {
+  try {
+    return computeHealth(await cluster.get(ref));
+  } catch (err) {
+    return { status: "Unknown", message: (err as Error).message };
+  }
+}
+
+/** What the pods of a workload are stuck on, e.g. `pod web-5d8-x: container web waiting: ImagePullBackOff`. */
+async function podReasons(cluster: Cluster, ref: ObjectRef): Promise<string[]> {
+  if (!WORKLOADS.has(ref.kind) || !ref.metadata.namespace) return [];
+  const live = (await cluster.get(ref).catch(() => undefined)) as
+    (KubeObject & { spec?: { selector?: { matchLabels?: Record<string, string> } } }) | undefined;
+  const labels = live?.spec?.selector?.matchLabels;
+  if (!labels) return [];
+  const selector = Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",");
+  const pods = await cluster
+    .list({ group: "", version: "v1", kind: "Pod" }, ref.metadata.namespace, { labelSelector: selector })
+    .catch(() => []);
+  return pods.flatMap((p) => podProblems(p).map((problem) => `pod ${p.metadata.name}: ${problem}`));
+}
+
+export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: WaitOptions): Promise<void> {
+  if (refs.length === 0) return;
+  const interval = options.intervalMs ?? 2000;
+  const deadline = Date.now() + options.timeoutMs;
+  let last = new Map<ObjectRef, Health>();
+  for (;;) {
+    last = new Map(await Promise.all(refs.map(async (r) => [r, await healthOf(cluster, r)] as const)));
+    const statuses = [...last.values()].map((h) => h.status);
+    if (statuses.every((s) => s === "Current")) return;
+    const anyFailed = statuses.includes("Failed");
+    if ((options.failFast && anyFailed) || Date.now() >= deadline) break;
+    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
+  }
+  const notReady = await Promise.all(
+    [...last.entries()]
+      .filter(([, h]) => h.status !== "Current")
+      .map(async ([ref, h]) => {
+        const reasons = await podReasons(cluster, ref);
+        const message = [h.message, ...reasons].join("; ");
+        return { subject: objectId(ref), status: h.status, message };
+      }),
+  );
+  notReady.sort((a, b) => a.subject.localeCompare(b.subject));
+  const list = notReady.map((n) => `${n.subject} status: '${n.status}': ${n.message}`).join(", ");
+  const timedOut = Date.now() >= deadline;
+  throw new HealthCheckError(
+    timedOut ? `timeout waiting for: [${list}]` : `failed early due to stalled resources: [${list}]`,
+    notReady,
+  );
+}

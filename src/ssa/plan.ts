@@ -1,0 +1,108 @@
+// Planning one object's apply without writing anything: read the live object, decide whether it is
+// skipped, server-side dry-run it, and work out created / configured / unchanged, a forced
+// re-creation, or the Override field takeover. Failures are returned, not thrown, so that a whole
+// set can be checked before anything is written.
+import type { Cluster } from "../kube/cluster.js";
+import { NoMatchError } from "../kube/discovery.js";
+import { ApiError, ForbiddenError, KubeError } from "../kube/errors.js";
+import { gvkOf, type KubeObject, objectId, parseApiVersion } from "../kube/object.js";
+import type { Action } from "./changeset.js";
+import { hasDrifted } from "./drift.js";
+import type { ObjectFailure } from "./errors.js";
+import { type JsonPatchOp, type ManagerMatch, takeoverPatch } from "./field-managers.js";
+import { isImmutableError } from "./immutable.js";
+import { forceEnabled, reconcileDisabled, ssaPolicy } from "./metadata.js";
+import type { Redactor } from "./redact.js";
+
+export interface PlanContext {
+  cluster: Cluster;
+  fieldManager: string;
+  force: boolean;
+  takeoverManagers: ManagerMatch[];
+  redactor: Redactor;
+  /** Group/kinds defined by CRDs in the same set (their objects wait for the CRD). */
+  crdKindsInSet: Set<string>;
+  /** Namespaces created by the same set that do not exist yet (their objects wait for them). */
+  newNamespaces: Set<string>;
+}
+
+export interface Plan {
+  desired: KubeObject;
+  live?: KubeObject;
+  action: Action;
+  /** Cannot be dry-run until an earlier stage created its namespace or CRD. */
+  deferred?: boolean;
+  /** Immutable change with force allowed: delete, wait, create. */
+  recreate?: boolean;
+  takeover?: JsonPatchOp[];
+  failure?: ObjectFailure;
+}
+
+export const groupKind = (apiVersion: string, kind: string) => `${parseApiVersion(apiVersion).group}/${kind}`;
+
+function failureOf(desired: KubeObject, err: unknown, redactor: Redactor): ObjectFailure {
+  const subject = objectId(desired);
+  if (err instanceof ApiError) {
+    const message = redactor.redact(err.status.message ?? err.message);
+    return { subject, reason: err.reason, message };
+  }
+  const message =
+    err instanceof KubeError ? err.message.replace(`${err.cluster}: `, "") : String((err as Error)?.message ?? err);
+  return { subject, message: redactor.redact(message) };
+}
+
+export async function planObject(ctx: PlanContext, desired: KubeObject, allowDefer: boolean): Promise<Plan> {
+  const { cluster } = ctx;
+  const subject = objectId(desired);
+  let mapping;
+  try {
+    mapping = await cluster.mapping(desired);
+  } catch (err) {
+    const definedBySet =
+      err instanceof NoMatchError && ctx.crdKindsInSet.has(groupKind(desired.apiVersion, desired.kind));
+    if (definedBySet && allowDefer) return { desired, action: "created", deferred: true };
+    try {
+      if (!definedBySet) throw err;
+      // Its CRD was applied in an earlier stage: wait for the apiserver to serve the kind.
+      mapping = await cluster.discovery.waitForMapping(gvkOf(desired), 10_000);
+    } catch (final) {
+      return { desired, action: "unknown", failure: failureOf(desired, final, ctx.redactor) };
+    }
+  }
+  if (!mapping.namespaced) delete desired.metadata.namespace;
+  else if (!desired.metadata.namespace) {
+    return { desired, action: "unknown", failure: { subject, message: "namespace not specified" } };
+  }
+  if (allowDefer && mapping.namespaced && ctx.newNamespaces.has(desired.metadata.namespace!)) {
+    return { desired, action: "created", deferred: true };
+  }
+
+  let live: KubeObject | undefined;
+  try {
+    live = await cluster.get(desired);
+  } catch (err) {
+    // A tenant may be allowed to apply but not to read: let the dry-run decide.
+    if (!(err instanceof ForbiddenError))
+      return { desired, action: "unknown", failure: failureOf(desired, err, ctx.redactor) };
+  }
+
+  const policy = ssaPolicy(desired);
+  if (reconcileDisabled(desired) || reconcileDisabled(live) || policy === "Ignore" || ssaPolicy(live) === "Ignore") {
+    return { desired, live, action: "skipped" };
+  }
+  if (policy === "IfNotPresent" && live) return { desired, live, action: "skipped" };
+
+  let dryRun: KubeObject;
+  try {
+    dryRun = await cluster.apply(desired, ctx.fieldManager, { force: true, dryRun: true });
+  } catch (err) {
+    if (live && isImmutableError(err) && (ctx.force || forceEnabled(desired) || forceEnabled(live))) {
+      return { desired, live, action: "created", recreate: true };
+    }
+    return { desired, live, action: "unknown", failure: failureOf(desired, err, ctx.redactor) };
+  }
+  const takeover = live && policy !== "Merge" ? takeoverPatch(live, ctx.fieldManager, ctx.takeoverManagers) : [];
+  if (!dryRun.metadata.resourceVersion) return { desired, live, action: "created" };
+  const changed = takeover.length > 0 || hasDrifted(live, dryRun);
+  return { desired, live, action: changed ? "configured" : "unchanged", takeover };
+}

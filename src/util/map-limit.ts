@@ -1,0 +1,34 @@
+// Runs `fn` over `items` with at most `limit` in flight, keeping results in input order.
+// Every item runs even when some fail; failures come back as rejected settlements.
+export async function mapSettled<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        results[i] = { status: "fulfilled", value: await fn(items[i]!, i) };
+      } catch (reason) {
+        results[i] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+/** Like mapSettled, but throws the first failure (in input order) after all items ran. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const settled = await mapSettled(items, limit, fn);
+  const failure = settled.find((s) => s.status === "rejected");
+  if (failure) throw (failure as PromiseRejectedResult).reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+}
