@@ -12,6 +12,8 @@ export interface RecordedProcess {
   pid: number;
   /** argv[0] at start, to tell our process from a later one reusing the pid. */
   command: string;
+  /** Arguments it was started with, so it can be restarted the same way. */
+  args: string[];
   logFile: string;
 }
 

@@ -109,7 +109,7 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
 
   const start = async (plane: string, component: ComponentName, command: string, args: string[], logFile: string) => {
     const pid = await spawnDaemon({ command, args, logFile });
-    const proc: RecordedProcess = { component, pid, command, logFile };
+    const proc: RecordedProcess = { component, pid, command, args, logFile };
     if (component === "etcd") state.etcd = { port: etcdPort, process: proc };
     else state.planes.find((p) => p.name === plane)!.processes.push(proc);
     save();

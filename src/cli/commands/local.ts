@@ -8,8 +8,10 @@ import {
   type FleetStatus,
   fleetStatus,
   readFleetState,
+  restartComponent,
   upFleet,
 } from "../../local/index.js";
+import type { ComponentName } from "../../local/components.js";
 import { terminate } from "../../local/processes.js";
 import { step, success } from "../output.js";
 import { formatBytes, renderTable } from "../table.js";
@@ -127,6 +129,20 @@ export function localCommand(): Command {
       if (opts.output === "json") process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       else printFleetStatus(status);
       if (status.planes.some((p) => p.health !== "Ready")) process.exitCode = 1;
+    });
+
+  local
+    .command("restart <plane>")
+    .description("stop and start one component of a plane with the same arguments (etcd keeps the state)")
+    .addOption(dirOption())
+    .addOption(
+      new Option("--component <name>", "component to restart")
+        .choices(["kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"])
+        .default("kube-apiserver"),
+    )
+    .action(async (plane: string, opts: { dir: string; component: ComponentName }) => {
+      await restartComponent(opts.dir, plane, opts.component);
+      success(`restarted ${opts.component} of plane ${plane}`);
     });
 
   local

@@ -1,0 +1,42 @@
+// `flotilla local restart PLANE`: stop and start one component of a plane with the same arguments —
+// to test how controllers and watches ride out an apiserver restart (etcd keeps the state).
+import { KubeClient } from "../kube/client.js";
+import { endpointFromKubeconfigFile } from "../kube/kubeconfig.js";
+import { isApiserverReady, waitFor } from "./bootstrap.js";
+import type { ComponentName } from "./components.js";
+import { FleetNotFoundError, InvalidFleetOptionError, PlaneStartError } from "./errors.js";
+import { readFleetState, writeFleetState } from "./fleet-state.js";
+import { spawnDaemon, tailLog, terminate } from "./processes.js";
+
+export async function restartComponent(
+  dir: string,
+  planeName: string,
+  component: ComponentName = "kube-apiserver",
+  timeoutMs = 60_000,
+): Promise<void> {
+  const state = readFleetState(dir);
+  if (!state) throw new FleetNotFoundError(`no local fleet in ${dir}`);
+  const plane = state.planes.find((p) => p.name === planeName);
+  if (!plane)
+    throw new InvalidFleetOptionError(
+      `no plane "${planeName}" in the fleet (planes: ${state.planes.map((p) => p.name).join(", ")})`,
+    );
+  const proc = plane.processes.find((p) => p.component === component);
+  if (!proc) throw new InvalidFleetOptionError(`plane ${planeName} has no ${component}`);
+
+  await terminate([proc]);
+  proc.pid = await spawnDaemon({ command: proc.command, args: proc.args, logFile: proc.logFile });
+  writeFleetState(dir, state);
+  if (component !== "kube-apiserver") return;
+  const client = new KubeClient(endpointFromKubeconfigFile(plane.superAdminKubeconfig));
+  await waitFor(`${planeName} kube-apiserver to be ready again`, () => isApiserverReady(client), timeoutMs).catch(
+    (err) => {
+      throw new PlaneStartError(
+        planeName,
+        component,
+        `${(err as Error).message}; ${tailLog(proc.logFile)}`,
+        proc.logFile,
+      );
+    },
+  );
+}

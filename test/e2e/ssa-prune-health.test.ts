@@ -1,0 +1,115 @@
+// Prune, health and secrets with the resource manager on a real apiserver.
+import { describe, expect, it } from "vitest";
+import type { KubeObject } from "../../src/kube/object.js";
+import {
+  DryRunError,
+  formatChangeSet,
+  HealthCheckError,
+  inventoryFromChangeSet,
+  pruneStale,
+  ResourceManager,
+  ResourceManagerError,
+  waitForSet,
+} from "../../src/ssa/index.js";
+import { planeCluster, testNamespace } from "../support/fleet-context.js";
+import { configMap, deployment } from "../support/objects.js";
+
+const owner = { group: "kustomize.toolkit.fluxcd.io", name: "apps", namespace: "flux-system" };
+const cluster = planeCluster("tenant2");
+const manager = new ResourceManager(cluster, { fieldManager: "flotilla-test", owner });
+
+describe("prune", () => {
+  it("deletes exactly the stale objects we own and leaves an object with our name but without our labels", async () => {
+    const ns = await testNamespace(cluster.client, "prune");
+    const v1 = await manager.apply([configMap(ns, "keep"), configMap(ns, "stale"), configMap(ns, "taken-over")]);
+    const previous = inventoryFromChangeSet(v1);
+    // Someone else re-creates "taken-over" without our owner labels.
+    await cluster.delete(configMap(ns, "taken-over"));
+    await cluster.client.create(
+      `/api/v1/namespaces/${ns}/configmaps`,
+      configMap(ns, "taken-over", { owner: "someone-else" }),
+    );
+
+    const next = inventoryFromChangeSet(await manager.apply([configMap(ns, "keep")]));
+    const result = await pruneStale(cluster, previous, next, { owner });
+    expect(formatChangeSet(result.changeSet)).toBe(
+      [`ConfigMap/${ns}/taken-over skipped`, `ConfigMap/${ns}/stale deleted`].join("\n"),
+    );
+    expect(result.failed).toEqual([]);
+    expect(await cluster.get(configMap(ns, "stale"))).toBeUndefined();
+    expect((await cluster.get(configMap(ns, "taken-over")))?.data).toEqual({ owner: "someone-else" });
+    expect(await cluster.get(configMap(ns, "keep"))).toBeDefined();
+  });
+
+  it("honours prune: disabled on the live object", async () => {
+    const ns = await testNamespace(cluster.client, "prune-disabled");
+    const previous = inventoryFromChangeSet(await manager.apply([configMap(ns, "a"), configMap(ns, "protected")]));
+    await cluster.client.patch(`/api/v1/namespaces/${ns}/configmaps/protected`, "merge", {
+      metadata: { annotations: { "kustomize.toolkit.fluxcd.io/prune": "disabled" } },
+    });
+    const next = inventoryFromChangeSet(await manager.apply([configMap(ns, "a")]));
+    const result = await pruneStale(cluster, previous, next, { owner });
+    expect(formatChangeSet(result.changeSet)).toBe(`ConfigMap/${ns}/protected skipped`);
+    expect(await cluster.get(configMap(ns, "protected"))).toBeDefined();
+  });
+
+  it("refuses to prune everything because the new set came out empty", async () => {
+    const ns = await testNamespace(cluster.client, "prune-empty");
+    const previous = inventoryFromChangeSet(await manager.apply([configMap(ns, "a"), configMap(ns, "b")]));
+    await expect(pruneStale(cluster, previous, { entries: [] }, { owner })).rejects.toThrow(
+      "refusing to prune all 2 objects: the new set is empty",
+    );
+    expect(await cluster.get(configMap(ns, "a"))).toBeDefined();
+    const allowed = await pruneStale(cluster, previous, { entries: [] }, { owner, allowEmptySet: true });
+    expect(allowed.changeSet.map((e) => e.action)).toEqual(["deleted", "deleted"]);
+  });
+});
+
+describe("health", () => {
+  it("a Deployment becomes healthy on the kwok node", async () => {
+    const ns = await testNamespace(cluster.client, "healthy");
+    const web = deployment(ns, "web", "nginx:1.27", 2);
+    await manager.apply([web]);
+    await waitForSet(cluster, [web], { timeoutMs: 60_000, intervalMs: 500 });
+  });
+
+  it("a Deployment whose image cannot be pulled is reported not ready with the pods' reason at timeout", async () => {
+    const ns = await testNamespace(cluster.client, "unpullable");
+    const bad = deployment(ns, "bad", "registry.invalid/nope:1");
+    const good = deployment(ns, "good", "nginx:1.27");
+    await manager.apply([bad, good]);
+    const err = await waitForSet(cluster, [bad, good], { timeoutMs: 8_000, intervalMs: 500 }).catch((e) => e);
+    expect(err).toBeInstanceOf(HealthCheckError);
+    expect((err as HealthCheckError).notReady.map((n) => n.subject)).toEqual([`Deployment/${ns}/bad`]);
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^timeout waiting for: \\[Deployment/${ns}/bad status: 'InProgress': Available: 0/1; pod bad-[a-z0-9-]+: container main waiting: ImagePullBackOff \\(Back-off pulling image "registry.invalid/nope:1": no such host\\)\\]$`,
+      ),
+    );
+  });
+});
+
+describe("secrets", () => {
+  const secretValue = "hunter2-very-secret-value";
+  const secret = (ns: string, extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "creds", namespace: ns },
+    stringData: { password: secretValue },
+    ...extra,
+  });
+
+  it("never puts Secret values in change sets or dry-run errors", async () => {
+    const ns = await testNamespace(cluster.client, "secrets");
+    const created = await manager.apply([secret(ns)]);
+    expect(JSON.stringify(created)).not.toContain(secretValue);
+    expect(JSON.stringify(created)).not.toContain(Buffer.from(secretValue).toString("base64"));
+    // An invalid Secret next to it: the error names it but carries no value of the set.
+    const err = await manager.apply([secret(ns, { type: "kubernetes.io/tls" })]).catch((e) => e);
+    expect(err).toBeInstanceOf(ResourceManagerError);
+    const text = `${(err as Error).message}\n${JSON.stringify((err as DryRunError).failures ?? [])}`;
+    expect(text).toContain(`Secret/${ns}/creds`);
+    expect(text).not.toContain(secretValue);
+    expect(text).not.toContain(Buffer.from(secretValue).toString("base64"));
+  });
+});
