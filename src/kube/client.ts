@@ -96,6 +96,14 @@ export async function closeAllConnections(): Promise<void> {
 
 const MAX_THROTTLE_RETRIES = 5;
 
+/** Requests sent by this process, by method (`PATCH` and `PATCH dryRun` counted apart), for metrics and tests. */
+export const requestCounts = new Map<string, number>();
+
+function count(method: string, url: URL): void {
+  const key = url.searchParams.has("dryRun") ? `${method} dryRun` : method;
+  requestCounts.set(key, (requestCounts.get(key) ?? 0) + 1);
+}
+
 export class KubeClient {
   constructor(
     readonly endpoint: ClusterEndpoint,
@@ -149,6 +157,7 @@ export class KubeClient {
       headers["content-type"] = options.contentType ?? "application/json";
     }
     await conn.limiter.take();
+    count(method, url);
     try {
       return await request(url, {
         method: method as Dispatcher.HttpMethod,

@@ -13,7 +13,7 @@ import { defaultTakeoverManagers, type ManagerMatch } from "./field-managers.js"
 import { waitForSet } from "./health/wait.js";
 import { type Owner, setOwnerLabels } from "./metadata.js";
 import { normalize } from "./normalize.js";
-import { type Plan, type PlanContext, planObject } from "./plan.js";
+import { liveKey, type Plan, type PlanContext, planObject } from "./plan.js";
 import { Redactor } from "./redact.js";
 import { kindRank, sortForApply } from "./sort.js";
 import { type Stage, stageOf } from "./stages.js";
@@ -124,6 +124,7 @@ export class ResourceManager {
     });
     return {
       cluster: this.cluster,
+      liveCache: await this.prefetch(desired),
       fieldManager: this.options.fieldManager,
       force: this.options.force ?? false,
       takeoverManagers: this.options.takeoverManagers ?? defaultTakeoverManagers(this.options.fieldManager),
@@ -131,6 +132,39 @@ export class ResourceManager {
       crdKindsInSet,
       newNamespaces,
     };
+  }
+
+  /**
+   * Reads live objects with one LIST per kind and namespace (where the set has several), instead of
+   * one GET per object. Kinds we may not list (tenants) or do not know yet are left to per-object GETs.
+   */
+  private async prefetch(desired: KubeObject[]): Promise<Map<string, KubeObject | null>> {
+    const cache = new Map<string, KubeObject | null>();
+    const groups = new Map<string, KubeObject[]>();
+    for (const o of desired) {
+      const key = `${o.apiVersion}/${o.kind}/${o.metadata.namespace ?? ""}`;
+      groups.set(key, [...(groups.get(key) ?? []), o]);
+    }
+    await mapSettled(
+      [...groups.values()].filter((g) => g.length >= 2),
+      this.concurrency,
+      async (group) => {
+        const first = group[0]!;
+        const mapping = await this.cluster.mapping(first);
+        const items = await this.cluster.list(mapping, mapping.namespaced ? first.metadata.namespace : undefined);
+        const found = new Map(items.map((o) => [liveKey(o), o]));
+        for (const o of group) {
+          const namespace = mapping.namespaced ? o.metadata.namespace : undefined;
+          const key = liveKey({
+            apiVersion: o.apiVersion,
+            kind: o.kind,
+            metadata: { name: o.metadata.name, namespace },
+          });
+          cache.set(key, found.get(key) ?? null);
+        }
+      },
+    );
+    return cache;
   }
 
   private async planAll(ctx: PlanContext, desired: KubeObject[], allowDefer: boolean): Promise<Plan[]> {

@@ -13,6 +13,7 @@ import { type JsonPatchOp, type ManagerMatch, takeoverPatch } from "./field-mana
 import { isImmutableError } from "./immutable.js";
 import { forceEnabled, reconcileDisabled, ssaPolicy } from "./metadata.js";
 import type { Redactor } from "./redact.js";
+import { isProvablyUnchanged } from "./unchanged.js";
 
 export interface PlanContext {
   cluster: Cluster;
@@ -24,7 +25,12 @@ export interface PlanContext {
   crdKindsInSet: Set<string>;
   /** Namespaces created by the same set that do not exist yet (their objects wait for them). */
   newNamespaces: Set<string>;
+  /** Live objects prefetched by LIST (null: known not to exist); others are read with GET. */
+  liveCache: Map<string, KubeObject | null>;
 }
+
+export const liveKey = (o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }) =>
+  `${groupKind(o.apiVersion, o.kind)}/${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 
 export interface Plan {
   desired: KubeObject;
@@ -78,12 +84,16 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
   }
 
   let live: KubeObject | undefined;
-  try {
-    live = await cluster.get(desired);
-  } catch (err) {
-    // A tenant may be allowed to apply but not to read: let the dry-run decide.
-    if (!(err instanceof ForbiddenError))
-      return { desired, action: "unknown", failure: failureOf(desired, err, ctx.redactor) };
+  const cached = ctx.liveCache.get(liveKey(desired));
+  if (cached !== undefined) live = cached ?? undefined;
+  else {
+    try {
+      live = await cluster.get(desired);
+    } catch (err) {
+      // A tenant may be allowed to apply but not to read: let the dry-run decide.
+      if (!(err instanceof ForbiddenError))
+        return { desired, action: "unknown", failure: failureOf(desired, err, ctx.redactor) };
+    }
   }
 
   const policy = ssaPolicy(desired);
@@ -91,6 +101,11 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
     return { desired, live, action: "skipped" };
   }
   if (policy === "IfNotPresent" && live) return { desired, live, action: "skipped" };
+
+  const takeover = live && policy !== "Merge" ? takeoverPatch(live, ctx.fieldManager, ctx.takeoverManagers) : [];
+  if (live && takeover.length === 0 && isProvablyUnchanged(desired, live, ctx.fieldManager)) {
+    return { desired, live, action: "unchanged" };
+  }
 
   let dryRun: KubeObject;
   try {
@@ -101,7 +116,6 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
     }
     return { desired, live, action: "unknown", failure: failureOf(desired, err, ctx.redactor) };
   }
-  const takeover = live && policy !== "Merge" ? takeoverPatch(live, ctx.fieldManager, ctx.takeoverManagers) : [];
   if (!dryRun.metadata.resourceVersion) return { desired, live, action: "created" };
   const changed = takeover.length > 0 || hasDrifted(live, dryRun);
   return { desired, live, action: changed ? "configured" : "unchanged", takeover };

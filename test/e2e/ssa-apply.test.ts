@@ -2,6 +2,7 @@
 // field-manager policies, immutable fields and force.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { requestCounts } from "../../src/kube/client.js";
 import type { KubeObject } from "../../src/kube/object.js";
 import { DryRunError, formatChangeSet, inventoryFromChangeSet, ResourceManager } from "../../src/ssa/index.js";
 import { planeCluster, testNamespace } from "../support/fleet-context.js";
@@ -64,8 +65,12 @@ describe("resource manager apply", () => {
       "kustomize.toolkit.fluxcd.io/namespace": "flux-system",
     });
 
+    // Nothing changed: decided from the live objects alone, without a dry-run or any write.
+    const before = { ...Object.fromEntries(requestCounts) };
     const again = await manager().apply(set);
     expect(again.map((e) => e.action)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged"]);
+    const sent = (k: string) => (requestCounts.get(k) ?? 0) - (before[k] ?? 0);
+    expect([sent("PATCH"), sent("PATCH dryRun"), sent("POST"), sent("PUT"), sent("DELETE")]).toEqual([0, 0, 0, 0, 0]);
     await cluster.delete(namespace(ns));
     await cluster.delete(crd);
   });
