@@ -40,7 +40,7 @@ export class ResourceManager {
     readonly cluster: Cluster,
     readonly options: ResourceManagerOptions,
   ) {
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = options.concurrency ?? 16;
   }
 
   /** Normalised, owner-labelled copies of the desired objects, in apply order. */

@@ -1,10 +1,13 @@
 // Watches and informers survive a kube-apiserver restart; concurrent clients never mix credentials.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KubeClient } from "../../src/kube/client.js";
 import { Cluster } from "../../src/kube/cluster.js";
 import { ForbiddenError } from "../../src/kube/errors.js";
 import { Informer } from "../../src/kube/informer.js";
-import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
+import { endpointFromKubeconfig, endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
 import type { WatchEvent } from "../../src/kube/watch.js";
 import { Watcher } from "../../src/kube/watch.js";
 import { restartComponent } from "../../src/local/index.js";
@@ -107,6 +110,52 @@ describe("credentials", () => {
       ),
     );
     expect(new Set(results)).toEqual(new Set(["admin-ok", "viewer-forbidden"]));
+  });
+
+  it("uses an exec credential plugin only when allowed, and the token it returns", async () => {
+    const admin = planeCluster("tenant1");
+    const ns = await testNamespace(admin.client, "exec");
+    await admin.client.create(`/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: "robot" } });
+    const { status } = await admin.client.create<{ status: { token: string } }>(
+      `/api/v1/namespaces/${ns}/serviceaccounts/robot/token`,
+      {
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "TokenRequest",
+        spec: { expirationSeconds: 600 },
+      },
+    );
+    const dir = mkdtempSync(join(tmpdir(), "flotilla-exec-"));
+    const plugin = join(dir, "credential-plugin.sh");
+    const credential = {
+      apiVersion: "client.authentication.k8s.io/v1",
+      kind: "ExecCredential",
+      status: { token: status.token },
+    };
+    writeFileSync(plugin, `#!/bin/sh\necho '${JSON.stringify(credential)}'\n`, { mode: 0o755 });
+    const ep = endpointFromKubeconfigFile(plane("tenant1").kubeconfig);
+    const kubeconfig = JSON.stringify({
+      clusters: [
+        {
+          name: "t1",
+          cluster: { server: ep.server, "certificate-authority-data": Buffer.from(ep.caPem!).toString("base64") },
+        },
+      ],
+      users: [{ name: "robot", user: { exec: { apiVersion: "client.authentication.k8s.io/v1", command: plugin } } }],
+      contexts: [{ name: "robot@t1", context: { cluster: "t1", user: "robot" } }],
+      "current-context": "robot@t1",
+    });
+    expect(() => endpointFromKubeconfig(kubeconfig, { source: "robot kubeconfig" })).toThrow(
+      "exec credential plugin, which is refused",
+    );
+    const robot = new KubeClient(endpointFromKubeconfig(kubeconfig, { source: "robot kubeconfig", allowExec: true }));
+    const review = await robot.create<{ status: { userInfo: { username: string } } }>(
+      "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+      {
+        apiVersion: "authentication.k8s.io/v1",
+        kind: "SelfSubjectReview",
+      },
+    );
+    expect(review.status.userInfo.username).toBe(`system:serviceaccount:${ns}:robot`);
   });
 
   it("two clusters with different CAs and client certificates are used concurrently without mixing", async () => {
