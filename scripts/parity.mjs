@@ -1,0 +1,270 @@
+#!/usr/bin/env node
+// Parity harness: builds every case of the kustomize corpus (test/fixtures/kustomize) with the real
+// kustomize binary and with flotilla's native implementation (dist/kustomize/index.js, contract
+// `buildKustomization(dir): Promise<string>` returning exactly what `kustomize build` prints on
+// stdout, throwing on failure), and compares the two byte for byte. A case is identical when both
+// succeed with equal output, or both fail on an `error-` case. Prints one entry per difference (a
+// unified-style diff or the error text), then a final line `N/M identical`; exits 1 when N < M.
+//
+// usage: node scripts/parity.mjs [--filter <substring>] [--verbose]
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { FIXTURES_ROOT, listCases } from "./parity-cases.mjs";
+
+const KUSTOMIZE_CONCURRENCY = 2;
+const KUSTOMIZE_TIMEOUT_MS = 60_000;
+const MAX_DIFF_LINES = 40;
+const CONTEXT_LINES = 3;
+
+function parseArgs(argv) {
+  const opts = { filter: "", verbose: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--verbose" || arg === "-v") opts.verbose = true;
+    else if (arg === "--filter") {
+      if (argv[i + 1] === undefined) usage("--filter needs a value");
+      opts.filter = argv[++i];
+    } else if (arg.startsWith("--filter=")) opts.filter = arg.slice("--filter=".length);
+    else if (arg === "--help" || arg === "-h") usage();
+    else usage(`unknown argument: ${arg}`);
+  }
+  return opts;
+}
+
+function usage(problem) {
+  if (problem) console.error(`parity: ${problem}`);
+  console.error("usage: node scripts/parity.mjs [--filter <substring>] [--verbose]");
+  process.exit(problem ? 2 : 0);
+}
+
+function kustomizeBinary() {
+  const toolsDir = process.env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools");
+  return join(toolsDir, "bin", "kustomize");
+}
+
+/** Runs `kustomize build <dir>`; resolves to { ok, stdout: Buffer, stderr: string }. */
+function runKustomize(bin, dir) {
+  return new Promise((resolve) => {
+    execFile(
+      bin,
+      ["build", dir],
+      { encoding: "buffer", maxBuffer: 256 * 1024 * 1024, timeout: KUSTOMIZE_TIMEOUT_MS },
+      (err, stdout, stderr) => {
+        const errText = stderr.toString("utf8").trim();
+        if (err) {
+          const why = err.killed ? `timed out after ${KUSTOMIZE_TIMEOUT_MS} ms` : `exit code ${err.code}`;
+          resolve({ ok: false, stdout, stderr: errText || `kustomize failed (${why})` });
+        } else resolve({ ok: true, stdout, stderr: errText });
+      },
+    );
+  });
+}
+
+/** Starts `worker(item)` for every item with at most `limit` in flight; returns one promise per item. */
+function mapLimited(items, limit, worker) {
+  const results = items.map(() => {
+    let resolve;
+    const promise = new Promise((r) => (resolve = r));
+    return { promise, resolve };
+  });
+  let next = 0;
+  const pump = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i].resolve(await worker(items[i]));
+    }
+  };
+  for (let n = 0; n < Math.min(limit, items.length); n++) void pump();
+  return results.map((r) => r.promise);
+}
+
+async function loadImplementation() {
+  try {
+    const mod = await import("../dist/kustomize/index.js");
+    if (typeof mod.buildKustomization !== "function") {
+      return { error: "dist/kustomize/index.js does not export a function buildKustomization" };
+    }
+    return { build: mod.buildKustomization };
+  } catch (err) {
+    return { error: `cannot import dist/kustomize/index.js: ${errorText(err)}` };
+  }
+}
+
+async function runOurs(build, dir) {
+  try {
+    const out = await build(dir);
+    if (typeof out !== "string") return { ok: false, error: `buildKustomization returned ${typeof out}, not a string` };
+    return { ok: true, stdout: Buffer.from(out, "utf8") };
+  } catch (err) {
+    return { ok: false, error: errorText(err) };
+  }
+}
+
+function errorText(err) {
+  if (err instanceof Error) return err.message || String(err);
+  return String(err);
+}
+
+// ---- a small line diff: common prefix/suffix trimmed, LCS on the rest, unified-style hunks
+
+function diffOps(a, b) {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const ops = [];
+  for (let i = 0; i < start; i++) ops.push({ t: " ", line: a[i], ai: i, bi: i });
+  const midA = a.slice(start, endA);
+  const midB = b.slice(start, endB);
+  const n = midA.length;
+  const m = midB.length;
+  if (n * m > 25_000_000) {
+    // Too large for the quadratic table: show the whole middle as replaced.
+    midA.forEach((line, k) => ops.push({ t: "-", line, ai: start + k, bi: start }));
+    midB.forEach((line, k) => ops.push({ t: "+", line, ai: endA, bi: start + k }));
+  } else {
+    // lcs[i][j] = length of the LCS of midA[i..] and midB[j..], stored row-major.
+    const w = m + 1;
+    const lcs = new Uint32Array((n + 1) * w);
+    for (let i = n - 1; i >= 0; i--) {
+      for (let j = m - 1; j >= 0; j--) {
+        lcs[i * w + j] =
+          midA[i] === midB[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && midA[i] === midB[j]) {
+        ops.push({ t: " ", line: midA[i], ai: start + i, bi: start + j });
+        i++;
+        j++;
+      } else if (i < n && (j === m || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
+        ops.push({ t: "-", line: midA[i], ai: start + i, bi: start + j });
+        i++;
+      } else {
+        ops.push({ t: "+", line: midB[j], ai: start + i, bi: start + j });
+        j++;
+      }
+    }
+  }
+  for (let k = 0; k < a.length - endA; k++) ops.push({ t: " ", line: a[endA + k], ai: endA + k, bi: endB + k });
+  return ops;
+}
+
+function visible(line) {
+  // Make invisible differences visible: carriage returns and trailing whitespace.
+  return line.replace(/\r/g, "\\r").replace(/[ \t]+$/, (ws) => ws.replace(/ /g, "·").replace(/\t/g, "→"));
+}
+
+/** Unified-style diff from `a` (kustomize) to `b` (ours), cut after MAX_DIFF_LINES changed lines. */
+function unifiedDiff(aText, bText) {
+  const a = aText.split("\n");
+  const b = bText.split("\n");
+  const ops = diffOps(a, b);
+  const changed = ops.map((op, k) => (op.t === " " ? -1 : k)).filter((k) => k >= 0);
+  if (changed.length === 0) return ["  (outputs differ only in bytes not visible per line)"];
+  // Group changed ops into hunks with CONTEXT_LINES of context on either side.
+  const hunks = [];
+  for (const k of changed) {
+    const last = hunks[hunks.length - 1];
+    if (last && k - last.end <= 2 * CONTEXT_LINES + 1) last.end = k;
+    else hunks.push({ start: k, end: k });
+  }
+  const out = ["  --- kustomize", "  +++ flotilla"];
+  let shown = 0;
+  for (const hunk of hunks) {
+    const from = Math.max(0, hunk.start - CONTEXT_LINES);
+    const to = Math.min(ops.length - 1, hunk.end + CONTEXT_LINES);
+    const slice = ops.slice(from, to + 1);
+    const aCount = slice.filter((op) => op.t !== "+").length;
+    const bCount = slice.filter((op) => op.t !== "-").length;
+    out.push(`  @@ -${slice[0].ai + 1},${aCount} +${slice[0].bi + 1},${bCount} @@`);
+    for (const op of slice) {
+      if (op.t !== " " && shown >= MAX_DIFF_LINES) {
+        out.push(`  ... (${changed.length - shown} more differing lines)`);
+        return out;
+      }
+      out.push(`  ${op.t}${visible(op.line)}`);
+      if (op.t !== " ") shown++;
+    }
+  }
+  return out;
+}
+
+function indent(text, max = 20) {
+  const lines = text.split("\n");
+  const head = lines.slice(0, max).map((l) => `  ${l}`);
+  if (lines.length > max) head.push(`  ... (${lines.length - max} more lines)`);
+  return head.join("\n");
+}
+
+// ---- main
+
+// Piped into `head` and the like: stop quietly once the reader is gone.
+process.stdout.on("error", (err) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 1);
+  throw err;
+});
+
+const opts = parseArgs(process.argv.slice(2));
+const bin = kustomizeBinary();
+if (!existsSync(bin)) {
+  console.error(`parity: kustomize not found at ${bin} (run: bash scripts/ensure-deps.sh)`);
+  process.exit(2);
+}
+const cases = listCases(FIXTURES_ROOT).filter((c) => c.name.includes(opts.filter));
+if (cases.length === 0) {
+  console.error(`parity: no case under ${FIXTURES_ROOT} matches ${JSON.stringify(opts.filter)}`);
+  process.exit(2);
+}
+
+const impl = await loadImplementation();
+if (impl.error) console.log(`parity: ${impl.error}\nparity: every case counts as a difference`);
+
+const started = Date.now();
+const realResults = mapLimited(cases, KUSTOMIZE_CONCURRENCY, (c) => runKustomize(bin, c.dir));
+let identical = 0;
+let corpusProblems = 0;
+for (const [index, c] of cases.entries()) {
+  const real = await realResults[index];
+  if (real.ok === c.expectError) {
+    // The corpus itself is wrong: an error- case that builds, or a case that does not build.
+    corpusProblems++;
+    console.log(
+      c.expectError
+        ? `✗ ${c.name}: CORPUS: real kustomize builds this error- case`
+        : `✗ ${c.name}: CORPUS: real kustomize fails:\n${indent(real.stderr)}`,
+    );
+    continue;
+  }
+  if (impl.error) continue;
+  const ours = await runOurs(impl.build, c.dir);
+  if (real.ok && ours.ok && real.stdout.equals(ours.stdout)) {
+    identical++;
+    if (opts.verbose) console.log(`✓ ${c.name}`);
+  } else if (!real.ok && !ours.ok) {
+    identical++;
+    if (opts.verbose)
+      console.log(`✓ ${c.name} (both fail)\n${indent(`kustomize: ${real.stderr}\nflotilla:  ${ours.error}`, 6)}`);
+  } else if (real.ok && ours.ok) {
+    console.log(
+      `✗ ${c.name}: output differs\n${unifiedDiff(real.stdout.toString("utf8"), ours.stdout.toString("utf8")).join("\n")}`,
+    );
+  } else if (real.ok) {
+    console.log(`✗ ${c.name}: flotilla fails, kustomize builds:\n${indent(ours.error)}`);
+  } else {
+    console.log(`✗ ${c.name}: flotilla builds, kustomize fails:\n${indent(real.stderr)}`);
+  }
+}
+
+if (corpusProblems > 0) console.log(`parity: ${corpusProblems} corpus case(s) do not behave as their names say`);
+if (opts.verbose) console.log(`parity: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${identical}/${cases.length} identical`);
+process.exitCode = identical < cases.length ? 1 : 0;

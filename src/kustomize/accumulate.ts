@@ -1,0 +1,106 @@
+// Building one kustomization directory into a list of resources: its resources (files and nested
+// kustomizations), components, generators, then its transformers — recursively, as kustomize does.
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+import { KustomizeError } from "./errors.js";
+import { findKustomizationFile, type Kustomization, parseKustomization } from "./kustomization-file.js";
+import type { Loader } from "./loader.js";
+import { describeOrigin, identity, type JsonObject, type Resource, resId } from "./resource.js";
+import { runGenerators } from "./generators/run.js";
+import { runTransformers } from "./transformers/run.js";
+import { parseYamlDocuments } from "./yaml/parse.js";
+
+export interface BuildContext {
+  /** Directory the user asked to build, for readable paths in messages. */
+  top: string;
+}
+
+/** An ordered set of resources that refuses two objects with the same id. */
+export class ResMap {
+  readonly list: Resource[] = [];
+
+  add(r: Resource, kustomizationFile: string): void {
+    const id = identity(r);
+    const existing = this.list.find((x) => identity(x) === id);
+    if (existing) {
+      const where =
+        existing.origin.file === r.origin.file
+          ? `${r.origin.file} (documents ${existing.origin.index + 1} and ${r.origin.index + 1})`
+          : `${describeOrigin(existing.origin)} and ${describeOrigin(r.origin)}`;
+      throw new KustomizeError(
+        `${kustomizationFile}: may not add resource with an already registered id: ${resId(r)} — it is defined twice, in ${where}; remove one of them`,
+      );
+    }
+    this.list.push(r);
+  }
+
+  addAll(other: ResMap, kustomizationFile: string): void {
+    for (const r of other.list) this.add(r, kustomizationFile);
+  }
+}
+
+export function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
+  const out: Resource[] = [];
+  for (const doc of parseYamlDocuments(loader.read(path), display)) {
+    const v = doc.value;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) {
+      throw new KustomizeError(
+        `${display} (document ${doc.index + 1}): expected a Kubernetes object, got ${Array.isArray(v) ? "a list" : typeof v}`,
+      );
+    }
+    // `kind: List` documents carry their objects in `items`.
+    const items =
+      typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items) ? (v.items as JsonObject[]) : [v];
+    for (const obj of items) {
+      if (!obj || typeof obj !== "object" || typeof obj.kind !== "string" || typeof obj.apiVersion !== "string") {
+        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing apiVersion or kind`);
+      }
+      out.push({ obj: obj as JsonObject, origin: { file: display, index: doc.index }, previous: [] });
+    }
+  }
+  return out;
+}
+
+export function loadKustomization(dir: string, ctx: BuildContext): { file: string; display: string; k: Kustomization } {
+  const file = findKustomizationFile(dir);
+  if (!file) {
+    throw new KustomizeError(
+      `unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${dir}'`,
+    );
+  }
+  const display = relative(ctx.top, file) || file;
+  return { file, display, k: parseKustomization(readFileSync(file, "utf8"), display) };
+}
+
+/** Builds the kustomization in `loader.root` on top of `base` (components build on their parent's resources). */
+export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap): ResMap {
+  const { display, k } = loadKustomization(loader.root, ctx);
+  const resmap = base ?? new ResMap();
+  const rel = (p: string) => relative(ctx.top, p) || p;
+
+  for (const [field, entries] of [
+    ["resources", k.resources],
+    ["bases", k.bases],
+  ] as const) {
+    for (const entry of entries ?? []) {
+      const path = loader.resolve(entry, field, display);
+      if (loader.isDirectory(path)) resmap.addAll(accumulate(loader.child(path), ctx), display);
+      else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
+    }
+  }
+  for (const entry of k.components ?? []) {
+    const path = loader.resolve(entry, "components", display);
+    if (!loader.isDirectory(path))
+      throw new KustomizeError(`${display}: components entry "${entry}" must be a directory with a kustomization`);
+    const component = loadKustomization(path, ctx);
+    if (component.k.kind !== "Component") {
+      throw new KustomizeError(
+        `${component.display}: a component must have kind: Component (apiVersion kustomize.config.k8s.io/v1alpha1)`,
+      );
+    }
+    accumulate(loader.child(path), ctx, resmap);
+  }
+  runGenerators(k, resmap, loader, display);
+  runTransformers(k, resmap, loader, display);
+  return resmap;
+}

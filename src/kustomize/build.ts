@@ -1,0 +1,34 @@
+// `kustomize build DIR`, natively: accumulate, then — once, at the top — add content-hash suffixes
+// to generated names, rewrite references to renamed objects, sort, and print as kustomize prints.
+import { resolve } from "node:path";
+import { accumulate } from "./accumulate.js";
+import { hashSuffix } from "./generators/hash.js";
+import { Loader, type LoaderOptions } from "./loader.js";
+import { kindOf, meta, nameOf, namespaceOf, type Resource } from "./resource.js";
+import { legacySort } from "./sort.js";
+import { toYaml } from "./yaml/emit.js";
+
+export interface BuildOptions extends LoaderOptions {}
+
+function addHashes(resources: Resource[]): void {
+  for (const r of resources) {
+    if (!r.needsHash) continue;
+    r.previous.push({ kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r) });
+    meta(r).name = `${nameOf(r)}-${hashSuffix(r.obj)}`;
+    r.needsHash = false;
+  }
+}
+
+export function buildResources(dir: string, options: BuildOptions = {}): Resource[] {
+  const top = resolve(dir);
+  const resmap = accumulate(new Loader(top, options), { top });
+  addHashes(resmap.list);
+  return legacySort(resmap.list);
+}
+
+/** Exactly what `kustomize build DIR` prints on stdout. */
+export async function buildKustomization(dir: string, options: BuildOptions = {}): Promise<string> {
+  return buildResources(dir, options)
+    .map((r) => toYaml(r.obj))
+    .join("---\n");
+}

@@ -1,0 +1,69 @@
+// Where generated ConfigMap and Secret data comes from: literals (KEY=VALUE), files ([key=]path)
+// and env files (KEY=VALUE lines), parsed as kustomize parses them.
+import { basename } from "node:path";
+import { KustomizeError } from "../errors.js";
+import type { GeneratorArgs } from "../kustomization-file.js";
+import type { Loader } from "../loader.js";
+
+export interface DataEntry {
+  key: string;
+  value: string;
+  /** Not valid UTF-8: goes to binaryData (ConfigMap) base64-encoded. */
+  binary?: Buffer;
+}
+
+/** Surrounding matching quotes are removed from literal values, as kustomize does. */
+function removeQuotes(s: string): string {
+  if (s.length < 2 || s[0] !== s[s.length - 1]) return s;
+  return s[0] === '"' || s[0] === "'" ? s.slice(1, -1) : s;
+}
+
+function literal(source: string, where: string): DataEntry {
+  const eq = source.indexOf("=");
+  if (eq <= 0) throw new KustomizeError(`${where}: invalid literal source ${source}, expected key=value`);
+  return { key: source.slice(0, eq), value: removeQuotes(source.slice(eq + 1)) };
+}
+
+function envFile(text: string, file: string): DataEntry[] {
+  const out: DataEntry[] = [];
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.replace(/\r$/, "").replace(/^\s+/, "");
+    if (line === "" || line.startsWith("#")) return;
+    const eq = line.indexOf("=");
+    if (eq < 0) {
+      const value = process.env[line];
+      if (value === undefined) return;
+      out.push({ key: line, value });
+      return;
+    }
+    const key = line.slice(0, eq);
+    if (/\s/.test(key))
+      throw new KustomizeError(`${file}: line ${i + 1}: invalid key "${key}": keys may not contain whitespace`);
+    out.push({ key, value: line.slice(eq + 1) });
+  });
+  return out;
+}
+
+export function collectData(args: GeneratorArgs, loader: Loader, where: string): DataEntry[] {
+  const entries: DataEntry[] = [];
+  for (const l of args.literals ?? []) entries.push(literal(l, where));
+  for (const env of [...(args.envs ?? []), ...(args.env ? [args.env] : [])]) {
+    const path = loader.resolve(env, "envs", where);
+    entries.push(...envFile(loader.read(path), env));
+  }
+  for (const f of args.files ?? []) {
+    const eq = f.indexOf("=");
+    const [key, rel] = eq > 0 ? [f.slice(0, eq), f.slice(eq + 1)] : [basename(f), f];
+    const path = loader.resolve(rel, "files", where);
+    const bytes = Buffer.from(loader.readBytes(path));
+    const text = bytes.toString("utf8");
+    entries.push(Buffer.from(text, "utf8").equals(bytes) ? { key, value: text } : { key, value: "", binary: bytes });
+  }
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.key))
+      throw new KustomizeError(`${where}: generator ${args.name}: key "${e.key}" appears more than once`);
+    seen.add(e.key);
+  }
+  return entries;
+}

@@ -1,0 +1,95 @@
+// configMapGenerator and secretGenerator: build the objects, then create them, or merge into or
+// replace a generated object of the same name from a base (behavior). The hash suffix is added at
+// the end of the whole build, over the final content (see build.ts).
+import type { ResMap } from "../accumulate.js";
+import { KustomizeError } from "../errors.js";
+import type { GeneratorArgs, GeneratorOptions, Kustomization } from "../kustomization-file.js";
+import type { Loader } from "../loader.js";
+import { type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
+import { collectData } from "./data-sources.js";
+
+function mergeOptions(global: GeneratorOptions | undefined, own: GeneratorOptions | undefined): GeneratorOptions {
+  return {
+    labels: { ...global?.labels, ...own?.labels },
+    annotations: { ...global?.annotations, ...own?.annotations },
+    disableNameSuffixHash: own?.disableNameSuffixHash ?? global?.disableNameSuffixHash ?? false,
+    immutable: own?.immutable ?? global?.immutable ?? false,
+  };
+}
+
+function generate(
+  kind: "ConfigMap" | "Secret",
+  args: GeneratorArgs,
+  opts: GeneratorOptions,
+  loader: Loader,
+  where: string,
+): JsonObject {
+  if (!args.name)
+    throw new KustomizeError(
+      `${where}: a ${kind === "ConfigMap" ? "configMapGenerator" : "secretGenerator"} entry has no name`,
+    );
+  const entries = collectData(args, loader, where);
+  const metadata: JsonObject = { name: args.name };
+  if (args.namespace) metadata.namespace = args.namespace;
+  if (Object.keys(opts.labels ?? {}).length) metadata.labels = { ...opts.labels };
+  if (Object.keys(opts.annotations ?? {}).length) metadata.annotations = { ...opts.annotations };
+  const obj: JsonObject = { apiVersion: "v1", kind, metadata };
+  const data: JsonObject = {};
+  const binaryData: JsonObject = {};
+  for (const e of entries) {
+    if (kind === "Secret") data[e.key] = Buffer.from(e.binary ?? e.value).toString("base64");
+    else if (e.binary) binaryData[e.key] = e.binary.toString("base64");
+    else data[e.key] = e.value;
+  }
+  if (kind === "Secret") obj.type = args.type ?? "Opaque";
+  if (Object.keys(data).length || kind === "ConfigMap") obj.data = data;
+  if (Object.keys(binaryData).length) obj.binaryData = binaryData;
+  if (opts.immutable) obj.immutable = true;
+  return obj;
+}
+
+function mergeInto(existing: Resource, generated: JsonObject): void {
+  const m = meta(existing);
+  const gm = generated.metadata as JsonObject;
+  for (const field of ["labels", "annotations"] as const) {
+    if (gm[field]) m[field] = { ...((m[field] as JsonObject) ?? {}), ...(gm[field] as JsonObject) };
+  }
+  for (const field of ["data", "binaryData"] as const) {
+    if (generated[field])
+      existing.obj[field] = { ...((existing.obj[field] as JsonObject) ?? {}), ...(generated[field] as JsonObject) };
+  }
+  if (generated.immutable) existing.obj.immutable = true;
+}
+
+export function runGenerators(k: Kustomization, resmap: ResMap, loader: Loader, where: string): void {
+  const run = (kind: "ConfigMap" | "Secret", list: GeneratorArgs[] | undefined) => {
+    for (const args of list ?? []) {
+      const opts = mergeOptions(k.generatorOptions, args.options);
+      const obj = generate(kind, args, opts, loader, where);
+      const behavior = args.behavior ?? "create";
+      const ns = args.namespace ?? "";
+      const existing = resmap.list.find((r) => kindOf(r) === kind && nameOf(r) === args.name && namespaceOf(r) === ns);
+      if (behavior === "create") {
+        resmap.add(
+          { obj, origin: { file: where, index: 0 }, previous: [], needsHash: !opts.disableNameSuffixHash, behavior },
+          where,
+        );
+        continue;
+      }
+      if (!existing) {
+        throw new KustomizeError(
+          `${where}: ${kind} ${args.name} has behavior ${behavior}, but no ${kind} of that name exists to ${behavior}`,
+        );
+      }
+      if (behavior === "replace") {
+        existing.obj = obj;
+        existing.needsHash = !opts.disableNameSuffixHash;
+      } else {
+        mergeInto(existing, obj);
+        if (opts.disableNameSuffixHash) existing.needsHash = false;
+      }
+    }
+  };
+  run("ConfigMap", k.configMapGenerator);
+  run("Secret", k.secretGenerator);
+}

@@ -1,0 +1,143 @@
+// The kustomization file: found by kustomize's names, read with our YAML reader, and checked field
+// by field — a field we do not implement is an error naming it, never silently ignored.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { KustomizeError, UnsupportedFieldError } from "./errors.js";
+import type { Json } from "./yaml/emit.js";
+import { parseYamlDocuments } from "./yaml/parse.js";
+
+export const KUSTOMIZATION_FILE_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+export interface Target {
+  group?: string;
+  version?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  labelSelector?: string;
+  annotationSelector?: string;
+}
+
+export interface Patch {
+  path?: string;
+  patch?: string;
+  target?: Target;
+  options?: { allowNameChange?: boolean; allowKindChange?: boolean };
+}
+
+export interface GeneratorArgs {
+  name?: string;
+  namespace?: string;
+  behavior?: "create" | "merge" | "replace";
+  literals?: string[];
+  files?: string[];
+  envs?: string[];
+  env?: string;
+  type?: string;
+  options?: GeneratorOptions;
+}
+
+export interface GeneratorOptions {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  disableNameSuffixHash?: boolean;
+  immutable?: boolean;
+}
+
+export interface Label {
+  pairs: Record<string, string>;
+  includeSelectors?: boolean;
+  includeTemplates?: boolean;
+  fields?: { path: string; kind?: string; group?: string; version?: string; create?: boolean }[];
+}
+
+export interface Image {
+  name: string;
+  newName?: string;
+  newTag?: string;
+  digest?: string;
+  tagSuffix?: string;
+}
+
+export interface Replica {
+  name: string;
+  count: number;
+}
+
+export interface Kustomization {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: Record<string, Json>;
+  resources?: string[];
+  bases?: string[];
+  components?: string[];
+  crds?: string[];
+  namespace?: string;
+  namePrefix?: string;
+  nameSuffix?: string;
+  commonLabels?: Record<string, string>;
+  labels?: Label[];
+  commonAnnotations?: Record<string, string>;
+  patches?: Patch[];
+  patchesStrategicMerge?: string[];
+  patchesJson6902?: Patch[];
+  images?: Image[];
+  replicas?: Replica[];
+  configMapGenerator?: GeneratorArgs[];
+  secretGenerator?: GeneratorArgs[];
+  generatorOptions?: GeneratorOptions;
+  replacements?: Json[];
+  sortOptions?: { order?: "legacy" | "fifo"; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
+  buildMetadata?: string[];
+}
+
+const SUPPORTED = new Set([
+  "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
+  "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
+  "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
+  "replacements", "sortOptions",
+]); // prettier-ignore
+
+/** Fields kustomize knows that we refuse for now, with what to do instead. */
+const NOT_YET: Record<string, string> = {
+  vars: "use replacements instead",
+  helmCharts: "render the chart with a HelmRelease, or use the kustomize binary",
+  helmGlobals: "render the chart with a HelmRelease, or use the kustomize binary",
+  helmChartInflationGenerator: "render the chart with a HelmRelease, or use the kustomize binary",
+  generators: "generator plugins are not supported",
+  transformers: "transformer plugins are not supported",
+  validators: "validator plugins are not supported",
+  configurations: "custom transformer configurations are not supported yet",
+  openapi: "custom OpenAPI schemas are not supported yet",
+  buildMetadata: "buildMetadata is not supported yet",
+  imageTags: "use images instead",
+};
+
+export function findKustomizationFile(dir: string): string | undefined {
+  const found = KUSTOMIZATION_FILE_NAMES.filter((n) => existsSync(join(dir, n)));
+  if (found.length > 1) {
+    throw new KustomizeError(`Found multiple kustomization files under: ${dir} (${found.join(", ")}); keep one`);
+  }
+  return found[0] && join(dir, found[0]);
+}
+
+export function parseKustomization(text: string, file: string): Kustomization {
+  const docs = parseYamlDocuments(text, file);
+  if (docs.length > 1)
+    throw new KustomizeError(`${file}: a kustomization file must hold one document, found ${docs.length}`);
+  const value = docs[0]?.value ?? {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new KustomizeError(`${file}: not a mapping`);
+  for (const key of Object.keys(value)) {
+    if (NOT_YET[key] !== undefined)
+      throw new UnsupportedFieldError(
+        `${file}: field "${key}" is not supported by flotilla's kustomize: ${NOT_YET[key]}`,
+      );
+    if (!SUPPORTED.has(key)) throw new UnsupportedFieldError(`${file}: unknown field "${key}" in kustomization`);
+  }
+  const k = value as Kustomization;
+  if (k.kind && !["Kustomization", "Component"].includes(k.kind)) {
+    throw new KustomizeError(`${file}: kind "${k.kind}" is not a kustomization (expected Kustomization or Component)`);
+  }
+  return k;
+}

@@ -1,0 +1,70 @@
+// File access for a build, with kustomize's load restriction: a kustomization may read only files
+// under its own root (LoadRestrictionsRootOnly), and remote bases are refused unless enabled —
+// Flux's --no-remote-bases is our stance for tenants.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { KustomizeError, LoadRestrictionError } from "./errors.js";
+
+export interface LoaderOptions {
+  /** Allow URLs in resources/components (default false). */
+  allowRemoteBases?: boolean;
+}
+
+const REMOTE = /^(https?:\/\/|git@|ssh:\/\/|github\.com\/|gitlab\.com\/|bitbucket\.org\/)/;
+
+export class Loader {
+  readonly root: string;
+  constructor(
+    root: string,
+    readonly options: LoaderOptions = {},
+  ) {
+    this.root = realpathSync(root);
+  }
+
+  /** Resolves `path` relative to the root, refusing remote locations and files outside the root. */
+  resolve(path: string, field: string, kustomizationFile: string): string {
+    if (REMOTE.test(path)) {
+      if (!this.options.allowRemoteBases) {
+        throw new LoadRestrictionError(
+          `${kustomizationFile}: ${field} entry "${path}" is a remote base, and remote bases are disabled`,
+        );
+      }
+      throw new KustomizeError(`${kustomizationFile}: ${field} entry "${path}": remote bases are not supported yet`);
+    }
+    const full = resolve(this.root, path);
+    let real: string;
+    try {
+      real = realpathSync(full);
+    } catch {
+      throw new KustomizeError(
+        `${kustomizationFile}: ${field} entry "${path}": no such file or directory (looked for ${full})`,
+      );
+    }
+    // Kustomization directories (bases like ../base) may live anywhere local; files may not.
+    if (statSync(real).isDirectory()) return real;
+    const rel = relative(this.root, real);
+    if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+      throw new LoadRestrictionError(
+        `${kustomizationFile}: ${field} entry "${path}" is outside the kustomization root ${this.root}: security; file '${real}' is not in or below '${this.root}'`,
+      );
+    }
+    return real;
+  }
+
+  isDirectory(path: string): boolean {
+    return statSync(path).isDirectory();
+  }
+
+  read(path: string): string {
+    return readFileSync(path, "utf8");
+  }
+
+  readBytes(path: string): Uint8Array {
+    return readFileSync(path);
+  }
+
+  /** A loader for a nested kustomization; its root is the nested directory (same restrictions). */
+  child(dir: string): Loader {
+    return new Loader(dir, this.options);
+  }
+}

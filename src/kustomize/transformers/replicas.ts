@@ -1,0 +1,19 @@
+// replicas: set spec.replicas of the named workloads.
+import type { ResMap } from "../accumulate.js";
+import { KustomizeError } from "../errors.js";
+import type { Replica } from "../kustomization-file.js";
+import { kindOf, nameOf } from "../resource.js";
+
+const SCALABLE = new Set(["Deployment", "ReplicationController", "ReplicaSet", "StatefulSet"]);
+
+export function transformReplicas(resmap: ResMap, replicas: Replica[] | undefined, where: string): void {
+  for (const rep of replicas ?? []) {
+    if (typeof rep.count !== "number")
+      throw new KustomizeError(`${where}: replicas entry ${rep.name} needs a numeric count`);
+    for (const r of resmap.list) {
+      if (nameOf(r) !== rep.name || !SCALABLE.has(kindOf(r))) continue;
+      const spec = (r.obj.spec ??= {}) as Record<string, unknown>;
+      spec.replicas = rep.count;
+    }
+  }
+}

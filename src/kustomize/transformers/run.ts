@@ -1,0 +1,43 @@
+// The builtin transformers of one kustomization, in kustomize's order. A field whose transformer is
+// not implemented yet is refused with its name — never silently skipped.
+import type { ResMap } from "../accumulate.js";
+import { UnsupportedFieldError } from "../errors.js";
+import type { Kustomization } from "../kustomization-file.js";
+import type { Loader } from "../loader.js";
+import { transformImages } from "./images.js";
+import { transformReplicas } from "./replicas.js";
+
+type Step = (k: Kustomization, resmap: ResMap, loader: Loader, where: string) => void;
+
+const notYet =
+  (field: keyof Kustomization): Step =>
+  (k, _resmap, _loader, where) => {
+    const value = k[field];
+    if (
+      value === undefined ||
+      (Array.isArray(value) && value.length === 0) ||
+      (typeof value === "object" && Object.keys(value as object).length === 0)
+    )
+      return;
+    throw new UnsupportedFieldError(`${where}: field "${field}" is not supported by flotilla's kustomize yet`);
+  };
+
+/** kustomize's builtin transformer order. */
+const STEPS: Step[] = [
+  notYet("patchesStrategicMerge"),
+  notYet("patches"),
+  notYet("namespace"),
+  notYet("namePrefix"),
+  notYet("nameSuffix"),
+  notYet("commonLabels"),
+  notYet("labels"),
+  notYet("commonAnnotations"),
+  notYet("patchesJson6902"),
+  (k, resmap, _loader, where) => transformReplicas(resmap, k.replicas, where),
+  (k, resmap) => transformImages(resmap, k.images),
+  notYet("replacements"),
+];
+
+export function runTransformers(k: Kustomization, resmap: ResMap, loader: Loader, where: string): void {
+  for (const step of STEPS) step(k, resmap, loader, where);
+}
