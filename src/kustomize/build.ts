@@ -8,7 +8,7 @@ import { kindOf, meta, nameOf, namespaceOf, type Resource } from "./resource.js"
 import { legacySort } from "./sort.js";
 import { toYaml } from "./yaml/emit.js";
 
-export interface BuildOptions extends LoaderOptions {}
+export type BuildOptions = LoaderOptions;
 
 function addHashes(resources: Resource[]): void {
   for (const r of resources) {
