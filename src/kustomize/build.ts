@@ -4,8 +4,10 @@ import { resolve } from "node:path";
 import { accumulate } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
 import { Loader, type LoaderOptions } from "./loader.js";
-import { kindOf, meta, nameOf, namespaceOf, type Resource } from "./resource.js";
+import { nameOf, type Resource } from "./resource.js";
+import { rename } from "./transformers/rename.js";
 import { legacySort } from "./sort.js";
+import { finalize } from "./transformers/finalize.js";
 import { toYaml } from "./yaml/emit.js";
 
 export type BuildOptions = LoaderOptions;
@@ -13,8 +15,7 @@ export type BuildOptions = LoaderOptions;
 function addHashes(resources: Resource[]): void {
   for (const r of resources) {
     if (!r.needsHash) continue;
-    r.previous.push({ kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r) });
-    meta(r).name = `${nameOf(r)}-${hashSuffix(r.obj)}`;
+    rename(r, { name: `${nameOf(r)}-${hashSuffix(r.obj)}` });
     r.needsHash = false;
   }
 }
@@ -23,7 +24,7 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
   const top = resolve(dir);
   const resmap = accumulate(new Loader(top, options), { top });
   addHashes(resmap.list);
-  return legacySort(resmap.list);
+  return legacySort(finalize(resmap.list));
 }
 
 /** Exactly what `kustomize build DIR` prints on stdout. */

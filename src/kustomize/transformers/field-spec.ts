@@ -44,6 +44,11 @@ export function walkPath(node: Json, segments: string[], create: boolean, visit:
   walkPath(node[key]!, rest, create, visit);
 }
 
+/** Splits a field path on "/", where "\\/" is a literal slash (annotation keys). */
+export function splitPath(path: string): string[] {
+  return path.split(/(?<!\\)\//).map((p) => p.replaceAll("\\/", "/"));
+}
+
 export function applySpecs(
   resources: Resource[],
   specs: FieldSpec[],
@@ -52,7 +57,7 @@ export function applySpecs(
   for (const r of resources) {
     for (const fs of specs) {
       if (!specMatches(fs, r)) continue;
-      walkPath(r.obj, fs.path.split("/"), fs.create ?? false, (parent, key) => visit(r, parent, key));
+      walkPath(r.obj, splitPath(fs.path), fs.create ?? false, (parent, key) => visit(r, parent, key));
     }
   }
 }

@@ -5,6 +5,9 @@ import { UnsupportedFieldError } from "../errors.js";
 import type { Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { transformImages } from "./images.js";
+import { transformAnnotations, transformLabels } from "./labels.js";
+import { transformNamespace } from "./namespace.js";
+import { transformPrefixSuffix } from "./prefix-suffix.js";
 import { transformReplicas } from "./replicas.js";
 
 type Step = (k: Kustomization, resmap: ResMap, loader: Loader, where: string) => void;
@@ -26,12 +29,11 @@ const notYet =
 const STEPS: Step[] = [
   notYet("patchesStrategicMerge"),
   notYet("patches"),
-  notYet("namespace"),
-  notYet("namePrefix"),
-  notYet("nameSuffix"),
-  notYet("commonLabels"),
-  notYet("labels"),
-  notYet("commonAnnotations"),
+  (k, resmap, _loader, where) => transformNamespace(resmap, k.namespace, where),
+  (k, resmap) => transformPrefixSuffix(resmap, k.namePrefix, ""),
+  (k, resmap) => transformPrefixSuffix(resmap, "", k.nameSuffix),
+  (k, resmap) => transformLabels(resmap, k.labels, k.commonLabels),
+  (k, resmap) => transformAnnotations(resmap, k.commonAnnotations),
   notYet("patchesJson6902"),
   (k, resmap, _loader, where) => transformReplicas(resmap, k.replicas, where),
   (k, resmap) => transformImages(resmap, k.images),

@@ -1,0 +1,52 @@
+// What kustomize does to every resource at the very end: references to renamed objects fixed, build
+// annotations stripped, metadata.annotations rewritten as strings (an empty map dropped), and
+// local-config resources left out.
+import { type JsonObject, meta, type Resource } from "../resource.js";
+import type { Json } from "../yaml/emit.js";
+import { fixNameReferences } from "./name-reference.js";
+
+const BUILD_ANNOTATIONS = new Set([
+  ...[
+    "previousKinds",
+    "previousNames",
+    "prefixes",
+    "suffixes",
+    "previousNamespaces",
+    "allowNameChange",
+    "allowKindChange",
+    "refBy",
+    "generatorBehavior",
+    "needsHashSuffix",
+    "path",
+    "index",
+    "seqindent",
+    "id",
+    "annotations-migration-resource-id",
+    "helm-generated",
+  ].map((k) => `internal.config.kubernetes.io/${k}`),
+  "config.kubernetes.io/path",
+  "config.kubernetes.io/index",
+  "config.k8s.io/id",
+  "config.kubernetes.io/origin",
+  "alpha.config.kubernetes.io/transformations",
+]);
+
+const asString = (v: Json): string =>
+  typeof v === "string" ? v : v === null ? "null" : typeof v === "object" ? JSON.stringify(v) : String(v);
+
+export function finalize(resources: Resource[]): Resource[] {
+  fixNameReferences(resources);
+  const kept = resources.filter(
+    (r) => (meta(r).annotations as JsonObject | undefined)?.["config.kubernetes.io/local-config"] !== "true",
+  );
+  for (const r of kept) {
+    const m = meta(r);
+    if (m.annotations === undefined) continue;
+    const annotations = (m.annotations ?? {}) as JsonObject;
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(annotations)) if (!BUILD_ANNOTATIONS.has(k)) out[k] = asString(v);
+    if (Object.keys(out).length) m.annotations = out;
+    else delete m.annotations;
+  }
+  return kept;
+}
