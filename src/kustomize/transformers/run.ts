@@ -4,6 +4,7 @@ import type { ResMap } from "../accumulate.js";
 import { UnsupportedFieldError } from "../errors.js";
 import type { Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
+import { transformPatches, transformPatchesStrategicMerge } from "../patches/transform.js";
 import { transformImages } from "./images.js";
 import { transformAnnotations, transformLabels } from "./labels.js";
 import { transformNamespace } from "./namespace.js";
@@ -27,14 +28,14 @@ const notYet =
 
 /** kustomize's builtin transformer order. */
 const STEPS: Step[] = [
-  notYet("patchesStrategicMerge"),
-  notYet("patches"),
+  (k, resmap, loader, where) => transformPatchesStrategicMerge(resmap, k.patchesStrategicMerge, loader, where),
+  (k, resmap, loader, where) => transformPatches(resmap, k.patches, loader, where),
   (k, resmap, _loader, where) => transformNamespace(resmap, k.namespace, where),
   (k, resmap) => transformPrefixSuffix(resmap, k.namePrefix, ""),
   (k, resmap) => transformPrefixSuffix(resmap, "", k.nameSuffix),
   (k, resmap) => transformLabels(resmap, k.labels, k.commonLabels),
   (k, resmap) => transformAnnotations(resmap, k.commonAnnotations),
-  notYet("patchesJson6902"),
+  (k, resmap, loader, where) => transformPatches(resmap, k.patchesJson6902, loader, where, "patchesJson6902"),
   (k, resmap, _loader, where) => transformReplicas(resmap, k.replicas, where),
   (k, resmap) => transformImages(resmap, k.images),
   notYet("replacements"),

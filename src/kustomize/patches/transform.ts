@@ -1,0 +1,143 @@
+// `patches`, and the deprecated `patchesStrategicMerge` and `patchesJson6902`: load each patch (file or
+// inline), tell strategic-merge from JSON 6902, select targets, apply. A strategic merge patch
+// without target must match exactly one object; a target that matches nothing is not an error.
+import type { ResMap } from "../accumulate.js";
+import { KustomizeError } from "../errors.js";
+import type { Patch } from "../kustomization-file.js";
+import type { Loader } from "../loader.js";
+import { groupVersion, type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
+import { rename } from "../transformers/rename.js";
+import { isClusterScoped } from "../transformers/scope.js";
+import type { Json } from "../yaml/emit.js";
+import { parseYamlDocuments } from "../yaml/parse.js";
+import { applyJsonPatch, type Operation } from "./json6902.js";
+import { definitionOf } from "./schema.js";
+import { strategicMerge } from "./strategic-merge.js";
+import { selectTargets } from "./target.js";
+
+type Parsed = { kind: "sm"; docs: JsonObject[] } | { kind: "json"; ops: Operation[] };
+
+const isMap = (v: Json | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function parsePatch(text: string, source: string): Parsed {
+  const trimmed = text.trim();
+  const docs = parseYamlDocuments(trimmed, source).map((d) => d.value);
+  if (docs.length === 1 && Array.isArray(docs[0])) return { kind: "json", ops: docs[0] as unknown as Operation[] };
+  if (docs.every(isMap)) return { kind: "sm", docs: docs as JsonObject[] };
+  throw new KustomizeError(`${source}: unable to parse SM or JSON patch from [patch: ${JSON.stringify(trimmed)}]`);
+}
+
+function loadPatch(p: Patch, loader: Loader, where: string, field: string): { text: string; source: string } {
+  if (p.path && p.patch) throw new KustomizeError(`${where}: a ${field} entry has both patch and path; set one`);
+  if (p.patch !== undefined) return { text: p.patch, source: `${where} (inline ${field})` };
+  if (!p.path) throw new KustomizeError(`${where}: a ${field} entry must specify one of patch and path`);
+  const path = loader.resolve(p.path, field, where);
+  return { text: loader.read(path), source: p.path };
+}
+
+function applySm(r: Resource, patch: JsonObject, options: Patch["options"], remove: (r: Resource) => void): void {
+  const { group, version } = groupVersion(r);
+  const before = { kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r), apiVersion: r.obj.apiVersion };
+  const merged = strategicMerge(r.obj, patch, definitionOf(group, version, kindOf(r)));
+  if (!merged) return remove(r);
+  r.obj = merged;
+  const m = meta(r);
+  // The patch may not rename, move or re-kind the object unless allowed.
+  if (before.namespace) m.namespace = before.namespace;
+  else delete m.namespace;
+  if (!options?.allowKindChange) {
+    r.obj.kind = before.kind;
+    r.obj.apiVersion = before.apiVersion!;
+  }
+  const newName = nameOf(r);
+  m.name = before.name;
+  if (options?.allowNameChange && newName !== before.name) rename(r, { name: newName });
+}
+
+function applyJson(r: Resource, ops: Operation[], source: string): void {
+  const before = nameOf(r);
+  try {
+    r.obj = applyJsonPatch(structuredClone(r.obj), ops) as JsonObject;
+  } catch (err) {
+    throw new KustomizeError(`${source}: JSON patch on ${kindOf(r)}/${before}: ${(err as Error).message}`);
+  }
+  const after = nameOf(r);
+  if (after !== before) {
+    meta(r).name = before;
+    rename(r, { name: after });
+  }
+}
+
+/** An object's id as a strategic merge patch without target names it (namespace unset = default). */
+function matchesById(r: Resource, doc: JsonObject): boolean {
+  const m = (doc.metadata ?? {}) as JsonObject;
+  const gv = groupVersion({ obj: doc } as Resource);
+  const rgv = groupVersion(r);
+  const eff = (ns: string, kind: string, group: string) => (isClusterScoped(kind, group) ? "" : ns || "default");
+  return (
+    rgv.group === gv.group &&
+    rgv.version === gv.version &&
+    kindOf(r) === doc.kind &&
+    [nameOf(r), ...r.previous.map((p) => p.name)].includes(String(m.name ?? "")) &&
+    eff(namespaceOf(r), kindOf(r), rgv.group) === eff(String(m.namespace ?? ""), String(doc.kind), gv.group)
+  );
+}
+
+function idString(doc: JsonObject): string {
+  const m = (doc.metadata ?? {}) as JsonObject;
+  const { group, version } = groupVersion({ obj: doc } as Resource);
+  return `${doc.kind}.${version}.${group || "[noGrp]"}/${m.name}.${m.namespace || "[noNs]"}`;
+}
+
+export function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
+  const { text, source } = loadPatch(p, loader, where, field);
+  const parsed = parsePatch(text, source);
+  const remove = (r: Resource) => resmap.list.splice(resmap.list.indexOf(r), 1);
+  if (parsed.kind === "json") {
+    if (!p.target) throw new KustomizeError(`${where}: must specify a target for JSON patch ${source}`);
+    for (const r of selectTargets(resmap.list, p.target)) applyJson(r, parsed.ops, source);
+    return;
+  }
+  if (p.target) {
+    if (parsed.docs.length > 1) {
+      throw new KustomizeError(
+        `${where}: Multiple Strategic-Merge Patches in one \`patches\` entry is not allowed to set \`patches.target\` field (${source})`,
+      );
+    }
+    for (const r of selectTargets(resmap.list, p.target)) applySm(r, parsed.docs[0]!, p.options, remove);
+    return;
+  }
+  for (const doc of parsed.docs) {
+    const matches = resmap.list.filter((r) => matchesById(r, doc));
+    if (matches.length !== 1) {
+      const id = idString(doc);
+      throw new KustomizeError(
+        `${where}: no resource matches strategic merge patch "${id}" from ${source}: no matches for Id ${id}; failed to find unique target for patch ${id}`,
+      );
+    }
+    applySm(matches[0]!, doc, p.options, remove);
+  }
+}
+
+export function transformPatches(
+  resmap: ResMap,
+  patches: Patch[] | undefined,
+  loader: Loader,
+  where: string,
+  field = "patches",
+): void {
+  for (const p of patches ?? []) applyPatch(resmap, p, loader, where, field);
+}
+
+/** `patchesStrategicMerge` entries are inline YAML or a file path. */
+export function transformPatchesStrategicMerge(
+  resmap: ResMap,
+  entries: string[] | undefined,
+  loader: Loader,
+  where: string,
+): void {
+  for (const entry of entries ?? []) {
+    const inline = entry.includes("\n") || /^\s*(apiVersion|kind|metadata)\s*:/.test(entry);
+    applyPatch(resmap, inline ? { patch: entry } : { path: entry }, loader, where, "patchesStrategicMerge");
+  }
+}
