@@ -55,6 +55,10 @@ export function readResourceFile(path: string, loader: Loader, display: string):
       if (!obj || typeof obj !== "object" || typeof obj.kind !== "string" || typeof obj.apiVersion !== "string") {
         throw new KustomizeError(`${display} (document ${doc.index + 1}): missing apiVersion or kind`);
       }
+      const metadata = obj.metadata as JsonObject | undefined;
+      if (!metadata || typeof metadata.name !== "string" || metadata.name === "") {
+        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing metadata.name in ${obj.kind} object`);
+      }
       out.push({ obj: obj as JsonObject, origin: { file: display, index: doc.index }, previous: [] });
     }
   }
@@ -84,8 +88,14 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap): Re
   ] as const) {
     for (const entry of entries ?? []) {
       const path = loader.resolve(entry, field, display);
-      if (loader.isDirectory(path)) resmap.addAll(accumulate(loader.child(path), ctx), display);
-      else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
+      if (loader.isDirectory(path)) {
+        if (loadKustomization(path, ctx).k.kind === "Component") {
+          throw new KustomizeError(
+            `${display}: ${field} entry "${entry}" is a Component; list it under components, not ${field}`,
+          );
+        }
+        resmap.addAll(accumulate(loader.child(path), ctx), display);
+      } else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
     }
   }
   for (const entry of k.components ?? []) {

@@ -136,6 +136,13 @@ export function parseKustomization(text: string, file: string): Kustomization {
     if (!SUPPORTED.has(key)) throw new UnsupportedFieldError(`${file}: unknown field "${key}" in kustomization`);
   }
   const k = value as Kustomization;
+  for (const [i, image] of (k.images ?? []).entries()) {
+    for (const f of ["name", "newName", "newTag", "digest", "tagSuffix"] as const) {
+      if (image[f] !== undefined && typeof image[f] !== "string") {
+        throw new KustomizeError(`${file}: images[${i}].${f} must be a string, got ${JSON.stringify(image[f])}`);
+      }
+    }
+  }
   if (k.kind && !["Kustomization", "Component"].includes(k.kind)) {
     throw new KustomizeError(`${file}: kind "${k.kind}" is not a kustomization (expected Kustomization or Component)`);
   }

@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import { KustomizeError } from "../errors.js";
 import type { GeneratorArgs } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
+import { resolvePlain } from "../yaml/parse.js";
 
 export interface DataEntry {
   key: string;
@@ -27,13 +28,11 @@ function literal(source: string, where: string): DataEntry {
 function envFile(text: string, file: string): DataEntry[] {
   const out: DataEntry[] = [];
   text.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\r$/, "").replace(/^\s+/, "");
+    const line = (i === 0 ? raw.replace(/^\uFEFF/, "") : raw).replace(/\r$/, "").replace(/^\s+/, "");
     if (line === "" || line.startsWith("#")) return;
     const eq = line.indexOf("=");
     if (eq < 0) {
-      const value = process.env[line];
-      if (value === undefined) return;
-      out.push({ key: line, value });
+      out.push({ key: line, value: "" });
       return;
     }
     const key = line.slice(0, eq);
@@ -46,11 +45,11 @@ function envFile(text: string, file: string): DataEntry[] {
 
 export function collectData(args: GeneratorArgs, loader: Loader, where: string): DataEntry[] {
   const entries: DataEntry[] = [];
-  for (const l of args.literals ?? []) entries.push(literal(l, where));
   for (const env of [...(args.envs ?? []), ...(args.env ? [args.env] : [])]) {
     const path = loader.resolve(env, "envs", where);
     entries.push(...envFile(loader.read(path), env));
   }
+  for (const l of args.literals ?? []) entries.push(literal(l, where));
   for (const f of args.files ?? []) {
     const eq = f.indexOf("=");
     const [key, rel] = eq > 0 ? [f.slice(0, eq), f.slice(eq + 1)] : [basename(f), f];
@@ -61,6 +60,11 @@ export function collectData(args: GeneratorArgs, loader: Loader, where: string):
   }
   const seen = new Set<string>();
   for (const e of entries) {
+    if (typeof resolvePlain(e.key) !== "string") {
+      throw new KustomizeError(
+        `${where}: generator ${args.name}: key "${e.key}" would be read as ${JSON.stringify(resolvePlain(e.key))}, not a string; choose another key`,
+      );
+    }
     if (seen.has(e.key))
       throw new KustomizeError(`${where}: generator ${args.name}: key "${e.key}" appears more than once`);
     seen.add(e.key);

@@ -12,9 +12,18 @@ function mergeOptions(global: GeneratorOptions | undefined, own: GeneratorOption
   return {
     labels: { ...global?.labels, ...own?.labels },
     annotations: { ...global?.annotations, ...own?.annotations },
-    disableNameSuffixHash: own?.disableNameSuffixHash ?? global?.disableNameSuffixHash ?? false,
+    // Disabled globally means disabled everywhere (a generator cannot turn it back on).
+    disableNameSuffixHash: Boolean(global?.disableNameSuffixHash || own?.disableNameSuffixHash),
     immutable: own?.immutable ?? global?.immutable ?? false,
   };
+}
+
+/** kustomize splits base64 of 70 characters or more into 70-character lines, each ending in "\n". */
+export function wrapBase64(encoded: string): string {
+  if (encoded.length < 70) return encoded;
+  let out = "";
+  for (let i = 0; i < encoded.length; i += 70) out += `${encoded.slice(i, i + 70)}\n`;
+  return out;
 }
 
 function generate(
@@ -37,8 +46,8 @@ function generate(
   const data: JsonObject = {};
   const binaryData: JsonObject = {};
   for (const e of entries) {
-    if (kind === "Secret") data[e.key] = Buffer.from(e.binary ?? e.value).toString("base64");
-    else if (e.binary) binaryData[e.key] = e.binary.toString("base64");
+    if (kind === "Secret") data[e.key] = wrapBase64(Buffer.from(e.binary ?? e.value).toString("base64"));
+    else if (e.binary) binaryData[e.key] = wrapBase64(e.binary.toString("base64"));
     else data[e.key] = e.value;
   }
   if (kind === "Secret") obj.type = args.type ?? "Opaque";

@@ -3,27 +3,40 @@ import type { ResMap } from "../accumulate.js";
 import type { Image } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
 
-/** Splits `registry:port/path/name:tag@digest` into name, tag and digest. */
+/** Splits an image into name, tag and digest, looking for ":" and "@" only after the first "/". */
 export function splitImage(image: string): { name: string; tag?: string; digest?: string } {
-  let rest = image;
+  const slash = image.indexOf("/");
+  const head = slash >= 0 ? image.slice(0, slash + 1) : "";
+  let rest = slash >= 0 ? image.slice(slash + 1) : image;
   let digest: string | undefined;
   const at = rest.indexOf("@");
   if (at >= 0) [rest, digest] = [rest.slice(0, at), rest.slice(at + 1)];
-  const slash = rest.lastIndexOf("/");
-  const colon = rest.lastIndexOf(":");
   let tag: string | undefined;
-  if (colon > slash) [rest, tag] = [rest.slice(0, colon), rest.slice(colon + 1)];
-  return { name: rest, tag, digest };
+  const colon = rest.indexOf(":");
+  if (colon >= 0) [rest, tag] = [rest.slice(0, colon), rest.slice(colon + 1)];
+  return { name: head + rest, tag, digest };
+}
+
+/** kustomize matches `name` as a regular expression on the whole image (with any tag and digest). */
+function matches(current: string, name: string): boolean {
+  try {
+    return new RegExp(`^${name}(:[a-zA-Z0-9_.{}-]*)?(@[a-zA-Z0-9]+([.+_-][a-zA-Z0-9]+)*:[a-zA-Z0-9_.{}-]*)?$`).test(
+      current,
+    );
+  } catch {
+    return false;
+  }
 }
 
 function rewrite(current: string, image: Image): string | undefined {
+  if (!matches(current, image.name)) return undefined;
   const parts = splitImage(current);
-  if (parts.name !== image.name) return undefined;
   const name = image.newName ?? parts.name;
-  if (image.digest) return `${name}@${image.digest}`;
+  if (image.newTag && image.digest) return `${name}:${image.newTag}@${image.digest}`;
   if (image.newTag) return `${name}:${image.newTag}`;
-  if (image.tagSuffix) return `${name}:${parts.tag ?? "latest"}${image.tagSuffix}`;
-  return `${name}${parts.tag ? `:${parts.tag}` : ""}${parts.digest ? `@${parts.digest}` : ""}`;
+  if (image.digest) return `${name}@${image.digest}`;
+  if (image.tagSuffix) return `${name}:${parts.tag ?? ""}${image.tagSuffix}`;
+  return `${name}${parts.tag !== undefined ? `:${parts.tag}` : ""}${parts.digest ? `@${parts.digest}` : ""}`;
 }
 
 function walkImages(node: unknown, images: Image[]): void {
@@ -50,7 +63,29 @@ function walkImages(node: unknown, images: Image[]): void {
   for (const value of Object.values(obj)) walkImages(value, images);
 }
 
+const POD_PATHS = [
+  "spec/containers",
+  "spec/initContainers",
+  "spec/template/spec/containers",
+  "spec/template/spec/initContainers",
+];
+
 export function transformImages(resmap: ResMap, images: Image[] | undefined): void {
-  if (!images?.length) return;
-  for (const r of resmap.list) walkImages(r.obj, images);
+  for (const image of images ?? []) {
+    // kustomize runs two passes per entry: every containers list at any depth (not in CRDs), then the
+    // standard pod paths again — harmless except that a tagSuffix is applied twice there.
+    for (const r of resmap.list) if (r.obj.kind !== "CustomResourceDefinition") walkImages(r.obj, [image]);
+    for (const r of resmap.list) {
+      for (const path of POD_PATHS) {
+        let node: unknown = r.obj;
+        for (const seg of path.split("/"))
+          node = node && typeof node === "object" && !Array.isArray(node) ? (node as JsonObject)[seg] : undefined;
+        if (!Array.isArray(node)) continue;
+        for (const c of node) {
+          if (c && typeof c === "object" && !Array.isArray(c) && typeof c.image === "string")
+            c.image = rewrite(c.image, image) ?? c.image;
+        }
+      }
+    }
+  }
 }

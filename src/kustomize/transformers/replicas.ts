@@ -10,8 +10,13 @@ export function transformReplicas(resmap: ResMap, replicas: Replica[] | undefine
   for (const rep of replicas ?? []) {
     if (typeof rep.count !== "number")
       throw new KustomizeError(`${where}: replicas entry ${rep.name} needs a numeric count`);
-    for (const r of resmap.list) {
-      if (nameOf(r) !== rep.name || !SCALABLE.has(kindOf(r))) continue;
+    const targets = resmap.list.filter((r) => nameOf(r) === rep.name && SCALABLE.has(kindOf(r)));
+    if (targets.length === 0) {
+      throw new KustomizeError(
+        `${where}: replicas entry "${rep.name}" matches no Deployment, StatefulSet, ReplicaSet or ReplicationController`,
+      );
+    }
+    for (const r of targets) {
       const spec = (r.obj.spec ??= {}) as Record<string, unknown>;
       spec.replicas = rep.count;
     }

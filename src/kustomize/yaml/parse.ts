@@ -29,6 +29,20 @@ export class YamlSyntaxError extends Error {
 }
 
 const NULLS = new Set(["", "~", "null", "Null", "NULL"]);
+const NON_FINITE = new Set([
+  ".inf",
+  ".Inf",
+  ".INF",
+  "+.inf",
+  "+.Inf",
+  "+.INF",
+  "-.inf",
+  "-.Inf",
+  "-.INF",
+  ".nan",
+  ".NaN",
+  ".NAN",
+]);
 const TRUE = new Set(["true", "True", "TRUE"]);
 const FALSE = new Set(["false", "False", "FALSE"]);
 const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
@@ -126,6 +140,9 @@ function fail(ctx: Context, node: Node | null | undefined, detail: string): neve
 
 function scalarValue(ctx: Context, node: Scalar): Json {
   const text = String(node.value ?? "");
+  // go-yaml reads these as floats that JSON (and so kustomize's output) cannot hold.
+  if (!node.tag && node.type === "PLAIN" && NON_FINITE.has(text))
+    fail(ctx, node, `${text} (infinity or NaN) cannot be represented; quote it if it is a string`);
   if (node.tag)
     return resolveTagged(node.tag, text, () => fail(ctx, node, `cannot read ${JSON.stringify(text)} as ${node.tag}`));
   return node.type === "PLAIN" ? resolvePlain(text) : text;
@@ -147,7 +164,11 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): J
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as Node | null;
-      const key = isScalar(keyNode) ? String(keyNode.value ?? "") : JSON.stringify(toJson(ctx, keyNode, seen));
+      if (!isScalar(keyNode)) fail(ctx, keyNode, "mapping keys must be strings");
+      const key = String(keyNode.value ?? "");
+      if (keyNode.type === "PLAIN" && !keyNode.tag && key !== "<<" && typeof resolvePlain(key) !== "string") {
+        fail(ctx, keyNode, `mapping key ${key} is not a string; quote it`);
+      }
       const value = toJson(ctx, pair.value as Node, seen);
       if (key === "<<" && isScalar(keyNode) && keyNode.type === "PLAIN") {
         for (const m of Array.isArray(value) ? value : [value]) {
@@ -190,6 +211,17 @@ export interface ParsedDocument {
 /** All documents of a YAML (or JSON) text; empty documents are dropped as kustomize does. */
 export function parseYamlDocuments(text: string, source: string): ParsedDocument[] {
   const lineOf = lineIndex(text);
+  const directive = /^%YAML\s+(\S+)/m.exec(text);
+  if (directive && directive[1] !== "1.1") {
+    const pos = lineOf(directive.index);
+    throw new YamlSyntaxError(
+      source,
+      0,
+      pos.line,
+      pos.column,
+      `found incompatible YAML document (%YAML ${directive[1]}; only 1.1 is accepted)`,
+    );
+  }
   const docs = parseAllDocuments(text, { schema: "failsafe", uniqueKeys: false, prettyErrors: false, merge: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: ParsedDocument[] = [];
