@@ -1,7 +1,7 @@
 // `kustomize build DIR`, natively: accumulate, then — once, at the top — add content-hash suffixes
 // to generated names, rewrite references to renamed objects, sort, and print as kustomize prints.
 import { resolve } from "node:path";
-import { accumulate } from "./accumulate.js";
+import { accumulate, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
 import { Loader, type LoaderOptions } from "./loader.js";
 import { nameOf, type Resource } from "./resource.js";
@@ -24,7 +24,11 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
   const top = resolve(dir);
   const resmap = accumulate(new Loader(top, options), { top });
   addHashes(resmap.list);
-  return legacySort(finalize(resmap.list));
+  const resources = finalize(resmap.list);
+  // sortOptions is honoured in the root kustomization only.
+  const sort = loadKustomization(top, { top }).k.sortOptions;
+  if (sort?.order === "fifo") return resources;
+  return legacySort(resources, sort?.legacySortOptions?.orderFirst, sort?.legacySortOptions?.orderLast);
 }
 
 /** Exactly what `kustomize build DIR` prints on stdout. */

@@ -42,9 +42,10 @@ export function resId(r: Resource): string {
   return `${gvk}/${nameOf(r)}${ns ? `.${ns}` : ""}`;
 }
 
-/** Identity for duplicate detection and merges: group, kind, namespace and name (not version). */
+/** Identity for duplicate detection: group, version, kind, namespace and name, as kustomize's ResId. */
 export function identity(r: Resource): string {
-  return `${groupVersion(r).group}|${kindOf(r)}|${namespaceOf(r)}|${nameOf(r)}`;
+  const { group, version } = groupVersion(r);
+  return `${group}|${version}|${kindOf(r)}|${namespaceOf(r)}|${nameOf(r)}`;
 }
 
 export function describeOrigin(o: Origin): string {

@@ -25,7 +25,7 @@ function literal(source: string, where: string): DataEntry {
   return { key: source.slice(0, eq), value: removeQuotes(source.slice(eq + 1)) };
 }
 
-function envFile(text: string, file: string): DataEntry[] {
+function envFile(text: string): DataEntry[] {
   const out: DataEntry[] = [];
   text.split("\n").forEach((raw, i) => {
     const line = (i === 0 ? raw.replace(/^\uFEFF/, "") : raw).replace(/\r$/, "").replace(/^\s+/, "");
@@ -35,10 +35,8 @@ function envFile(text: string, file: string): DataEntry[] {
       out.push({ key: line, value: "" });
       return;
     }
-    const key = line.slice(0, eq);
-    if (/\s/.test(key))
-      throw new KustomizeError(`${file}: line ${i + 1}: invalid key "${key}": keys may not contain whitespace`);
-    out.push({ key, value: line.slice(eq + 1) });
+    // kustomize keeps keys and values verbatim (trailing spaces, quotes) in env files.
+    out.push({ key: line.slice(0, eq), value: line.slice(eq + 1) });
   });
   return out;
 }
@@ -47,7 +45,7 @@ export function collectData(args: GeneratorArgs, loader: Loader, where: string):
   const entries: DataEntry[] = [];
   for (const env of [...(args.envs ?? []), ...(args.env ? [args.env] : [])]) {
     const path = loader.resolve(env, "envs", where);
-    entries.push(...envFile(loader.read(path), env));
+    entries.push(...envFile(loader.read(path)));
   }
   for (const l of args.literals ?? []) entries.push(literal(l, where));
   for (const f of args.files ?? []) {

@@ -70,14 +70,25 @@ function mergeInto(existing: Resource, generated: JsonObject): void {
   if (generated.immutable) existing.obj.immutable = true;
 }
 
+/** The object a merge/replace generator refers to: by original or current name (a base may have prefixed it). */
+function findGenerated(resmap: ResMap, kind: string, args: GeneratorArgs): Resource | undefined {
+  const candidates = resmap.list.filter(
+    (r) =>
+      kindOf(r) === kind &&
+      [nameOf(r), ...r.previous.map((p) => p.name)].includes(args.name!) &&
+      (args.namespace === undefined || [namespaceOf(r), ...r.previous.map((p) => p.namespace)].includes(args.namespace)),
+  );
+  return candidates.length === 1 ? candidates[0] : candidates.find((r) => namespaceOf(r) === (args.namespace ?? ""));
+}
+
 export function runGenerators(k: Kustomization, resmap: ResMap, loader: Loader, where: string): void {
   const run = (kind: "ConfigMap" | "Secret", list: GeneratorArgs[] | undefined) => {
     for (const args of list ?? []) {
       const opts = mergeOptions(k.generatorOptions, args.options);
       const obj = generate(kind, args, opts, loader, where);
-      const behavior = args.behavior ?? "create";
-      const ns = args.namespace ?? "";
-      const existing = resmap.list.find((r) => kindOf(r) === kind && nameOf(r) === args.name && namespaceOf(r) === ns);
+      // Anything but merge or replace is create, as kustomize reads it.
+      const behavior = args.behavior === "merge" || args.behavior === "replace" ? args.behavior : "create";
+      const existing = findGenerated(resmap, kind, args);
       if (behavior === "create") {
         resmap.add(
           { obj, origin: { file: where, index: 0 }, previous: [], needsHash: !opts.disableNameSuffixHash, behavior },

@@ -53,9 +53,7 @@ function fixValue(value: Json, referrer: Resource, targets: Resource[], referral
     const target = pick(obj.name as string, referrer, candidatesFor(obj.name as string, ns, targets, referral), field);
     if (!target) return value;
     const out: JsonObject = { ...obj, name: nameOf(target) };
-    if (obj.namespace !== undefined || namespaceOf(target) !== (referrerNs ?? "")) {
-      if (namespaceOf(target)) out.namespace = namespaceOf(target);
-    }
+    if (namespaceOf(target)) out.namespace = namespaceOf(target);
     return out;
   }
   return value;
