@@ -9,6 +9,9 @@ import { isClusterScoped } from "./scope.js";
 
 const history = (t: Resource) => [...t.previous, { kind: kindOf(t), name: nameOf(t), namespace: namespaceOf(t) }];
 
+/** An unset namespace of a namespaced object means "default". */
+const effective = (ns: string) => ns || "default";
+
 function candidatesFor(
   value: string,
   namespace: string | undefined,
@@ -21,7 +24,9 @@ function candidatesFor(
     return history(t).some(
       (h) =>
         h.name === value &&
-        (namespace === undefined || h.namespace === namespace || isClusterScoped(referral.kind, referral.group)),
+        (namespace === undefined ||
+          effective(h.namespace) === effective(namespace) ||
+          isClusterScoped(referral.kind, referral.group)),
     );
   });
 }
