@@ -6,13 +6,17 @@ import { KustomizeError } from "./errors.js";
 import { findKustomizationFile, type Kustomization, parseKustomization } from "./kustomization-file.js";
 import type { Loader } from "./loader.js";
 import { describeOrigin, identity, type JsonObject, type Resource, resId } from "./resource.js";
+import { referralsFromCrdFile } from "./crds.js";
 import { runGenerators } from "./generators/run.js";
+import type { Referral } from "./transformers/name-reference-table.js";
 import { runTransformers } from "./transformers/run.js";
 import { parseYamlDocuments } from "./yaml/parse.js";
 
 export interface BuildContext {
   /** Directory the user asked to build, for readable paths in messages. */
   top: string;
+  /** Name references declared by `crds:` files anywhere in the build. */
+  extraReferrals?: Referral[];
 }
 
 /** An ordered set of resources that refuses two objects with the same id. */
@@ -97,6 +101,10 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap): Re
         resmap.addAll(accumulate(loader.child(path), ctx), display);
       } else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
     }
+  }
+  for (const entry of k.crds ?? []) {
+    const path = loader.resolve(entry, "crds", display);
+    (ctx.extraReferrals ??= []).push(...referralsFromCrdFile(path, loader, rel(path)));
   }
   for (const entry of k.components ?? []) {
     const path = loader.resolve(entry, "components", display);

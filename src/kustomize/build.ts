@@ -1,7 +1,7 @@
 // `kustomize build DIR`, natively: accumulate, then — once, at the top — add content-hash suffixes
 // to generated names, rewrite references to renamed objects, sort, and print as kustomize prints.
 import { resolve } from "node:path";
-import { accumulate, loadKustomization } from "./accumulate.js";
+import { accumulate, type BuildContext, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
 import { Loader, type LoaderOptions } from "./loader.js";
 import { nameOf, type Resource } from "./resource.js";
@@ -22,9 +22,10 @@ function addHashes(resources: Resource[]): void {
 
 export function buildResources(dir: string, options: BuildOptions = {}): Resource[] {
   const top = resolve(dir);
-  const resmap = accumulate(new Loader(top, options), { top });
+  const ctx: BuildContext = { top };
+  const resmap = accumulate(new Loader(top, options), ctx);
   addHashes(resmap.list);
-  const resources = finalize(resmap.list);
+  const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
   // sortOptions is honoured in the root kustomization only.
   const sort = loadKustomization(top, { top }).k.sortOptions;
   if (sort?.order === "fifo") return resources;

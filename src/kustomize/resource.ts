@@ -51,3 +51,7 @@ export function identity(r: Resource): string {
 export function describeOrigin(o: Origin): string {
   return `${o.file} (document ${o.index + 1})`;
 }
+
+/** JSON text of a value, bigints included (for comparisons and messages). */
+export const jsonText = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));

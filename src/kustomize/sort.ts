@@ -32,7 +32,11 @@ export const LEGACY_ORDER_LAST = ["MutatingWebhookConfiguration", "ValidatingWeb
 const gvkSortString = (group: string, version: string, kind: string) =>
   `${group || "~G"}_${version || "~V"}_${kind || "~K"}`;
 
-export function legacySort(resources: Resource[], first: string[] = LEGACY_ORDER_FIRST, last: string[] = LEGACY_ORDER_LAST): Resource[] {
+export function legacySort(
+  resources: Resource[],
+  first: string[] = LEGACY_ORDER_FIRST,
+  last: string[] = LEGACY_ORDER_LAST,
+): Resource[] {
   const rank = (kind: string) => {
     const f = first.indexOf(kind);
     if (f >= 0) return f - first.length;

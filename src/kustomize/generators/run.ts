@@ -76,7 +76,8 @@ function findGenerated(resmap: ResMap, kind: string, args: GeneratorArgs): Resou
     (r) =>
       kindOf(r) === kind &&
       [nameOf(r), ...r.previous.map((p) => p.name)].includes(args.name!) &&
-      (args.namespace === undefined || [namespaceOf(r), ...r.previous.map((p) => p.namespace)].includes(args.namespace)),
+      (args.namespace === undefined ||
+        [namespaceOf(r), ...r.previous.map((p) => p.namespace)].includes(args.namespace)),
   );
   return candidates.length === 1 ? candidates[0] : candidates.find((r) => namespaceOf(r) === (args.namespace ?? ""));
 }

@@ -1,5 +1,6 @@
 // JSON Patch (RFC 6902) with the error wording of the library kustomize uses (evanphx/json-patch).
 import { KustomizeError } from "../errors.js";
+import { jsonText } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 
 export interface Operation {
@@ -84,7 +85,7 @@ export function applyJsonPatch(doc: Json, ops: Operation[]): Json {
         add(doc, o.path, clone(get(doc, o.from ?? "", "copy")), "copy");
         break;
       case "test":
-        if (JSON.stringify(get(doc, o.path, "test")) !== JSON.stringify(o.value ?? null))
+        if (jsonText(get(doc, o.path, "test")) !== jsonText(o.value ?? null))
           throw new KustomizeError(`testing value ${o.path} failed: test failed`);
         break;
       default:

@@ -3,7 +3,7 @@
 // deletes, and only `$patch` directives are honoured (`$setElementOrder` and friends are kept as
 // ordinary fields, exactly as kustomize leaves them).
 import { KustomizeError } from "../errors.js";
-import type { JsonObject } from "../resource.js";
+import { type JsonObject, jsonText } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 import { fieldOf } from "./schema.js";
 
@@ -38,10 +38,10 @@ function mergeList(target: Json[], patch: Json[], mergeKey: string | undefined, 
   if (!mergeKey) {
     // A merge list of primitives: the patch's values first, then the target's others.
     const out = [...patch];
-    for (const t of target) if (!out.some((p) => JSON.stringify(p) === JSON.stringify(t))) out.push(t);
+    for (const t of target) if (!out.some((p) => jsonText(p) === jsonText(t))) out.push(t);
     return out;
   }
-  const keyOf = (e: Json) => (isMap(e) ? JSON.stringify(e[mergeKey] ?? null) : undefined);
+  const keyOf = (e: Json) => (isMap(e) ? jsonText(e[mergeKey] ?? null) : undefined);
   const used = new Set<number>();
   const out: Json[] = [];
   for (const p of patch) {

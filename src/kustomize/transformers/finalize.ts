@@ -1,9 +1,10 @@
 // What kustomize does to every resource at the very end: references to renamed objects fixed, build
 // annotations stripped, metadata.annotations rewritten as strings (an empty map dropped), and
 // local-config resources left out.
-import { type JsonObject, meta, type Resource } from "../resource.js";
+import { type JsonObject, jsonText, meta, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 import { fixNameReferences } from "./name-reference.js";
+import type { Referral } from "./name-reference-table.js";
 
 const BUILD_ANNOTATIONS = new Set([
   ...[
@@ -32,10 +33,10 @@ const BUILD_ANNOTATIONS = new Set([
 ]);
 
 const asString = (v: Json): string =>
-  typeof v === "string" ? v : v === null ? "null" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  typeof v === "string" ? v : v === null ? "null" : typeof v === "object" ? jsonText(v) : String(v);
 
-export function finalize(resources: Resource[]): Resource[] {
-  fixNameReferences(resources);
+export function finalize(resources: Resource[], extraReferrals: Referral[] = []): Resource[] {
+  fixNameReferences(resources, extraReferrals);
   const kept = resources.filter(
     (r) => (meta(r).annotations as JsonObject | undefined)?.["config.kubernetes.io/local-config"] !== "true",
   );

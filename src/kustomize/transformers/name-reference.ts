@@ -64,8 +64,8 @@ function fixValue(value: Json, referrer: Resource, targets: Resource[], referral
   return value;
 }
 
-export function fixNameReferences(resources: Resource[]): void {
-  for (const referral of NAME_REFERENCES) {
+export function fixNameReferences(resources: Resource[], extra: Referral[] = []): void {
+  for (const referral of [...NAME_REFERENCES, ...extra]) {
     const targets = resources.filter((r) => kindOf(r) === referral.kind && groupVersion(r).group === referral.group);
     if (!targets.some((t) => t.previous.length)) continue;
     for (const referrer of resources) {

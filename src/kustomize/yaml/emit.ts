@@ -5,7 +5,8 @@
 import { sortKeys } from "./key-order.js";
 import { resolvesToNonString } from "./resolve-v1-1.js";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** JSON-like data; integers beyond 2^53 stay exact as bigint, as Go's int64 keeps them. */
+export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 
 const BEST_INDENT = 2;
 const BEST_WIDTH = 80;
@@ -329,6 +330,7 @@ function emitNode(w: Writer, value: Json, ctx: { mapping: boolean; simpleKey: bo
   if (value === null) return emitScalarRaw(w, "null");
   if (typeof value === "boolean") return emitScalarRaw(w, String(value));
   if (typeof value === "number") return emitScalarRaw(w, formatNumber(value));
+  if (typeof value === "bigint") return emitScalarRaw(w, value.toString());
   if (typeof value === "string") return emitScalar(w, value, ctx.simpleKey);
   if (Array.isArray(value)) {
     if (value.length === 0) return w.indicator("[]", true, false, false);

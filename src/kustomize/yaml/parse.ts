@@ -48,7 +48,7 @@ const FALSE = new Set(["false", "False", "FALSE"]);
 const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
 /** Go's strconv.ParseInt(s, 0, 64): decimal, 0x, 0o, 0b, and a leading 0 meaning octal. */
-function goInt(s: string): number | undefined {
+function goInt(s: string): number | bigint | undefined {
   const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
   if (!m) return undefined;
   const body = m[2]!;
@@ -60,7 +60,7 @@ function goInt(s: string): number | undefined {
   else value = BigInt(body);
   if (m[1] === "-") value = -value;
   if (value > 2n ** 64n - 1n || value < -(2n ** 63n)) return undefined;
-  return Number(value);
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value;
 }
 
 const TIMESTAMPS = [
@@ -119,7 +119,7 @@ function resolveTagged(tag: string, text: string, where: () => never): Json {
     case "tag:yaml.org,2002:int":
     case "tag:yaml.org,2002:float": {
       const v = resolvePlain(text);
-      return typeof v === "number" ? v : where();
+      return typeof v === "number" || typeof v === "bigint" ? v : where();
     }
     default:
       return text; // custom tags (e.g. !Ref) keep their text, as kyaml does
