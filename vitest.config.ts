@@ -14,6 +14,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: "parity",
+          include: ["test/parity/**/*.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["./test/support/global-fleet.ts"],

@@ -9,6 +9,7 @@ import { transformImages } from "./images.js";
 import { transformAnnotations, transformLabels } from "./labels.js";
 import { transformNamespace } from "./namespace.js";
 import { transformPrefixSuffix } from "./prefix-suffix.js";
+import { transformReplacements } from "./replacements.js";
 import { transformReplicas } from "./replicas.js";
 
 type Step = (k: Kustomization, resmap: ResMap, loader: Loader, where: string) => void;
@@ -38,7 +39,7 @@ const STEPS: Step[] = [
   (k, resmap, loader, where) => transformPatches(resmap, k.patchesJson6902, loader, where, "patchesJson6902"),
   (k, resmap, _loader, where) => transformReplicas(resmap, k.replicas, where),
   (k, resmap) => transformImages(resmap, k.images),
-  notYet("replacements"),
+  (k, resmap, loader, where) => transformReplacements(resmap, k.replacements, loader, where),
 ];
 
 export function runTransformers(k: Kustomization, resmap: ResMap, loader: Loader, where: string): void {
