@@ -1,7 +1,6 @@
-// The builtin transformers of one kustomization, in kustomize's order. A field whose transformer is
-// not implemented yet is refused with its name — never silently skipped.
+// The builtin transformers of one kustomization, in kustomize's order. Fields we do not implement
+// never reach here: kustomization-file.ts refuses them by name.
 import type { ResMap } from "../accumulate.js";
-import { UnsupportedFieldError } from "../errors.js";
 import type { Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { transformPatches, transformPatchesStrategicMerge } from "../patches/transform.js";
@@ -13,19 +12,6 @@ import { transformReplacements } from "./replacements.js";
 import { transformReplicas } from "./replicas.js";
 
 type Step = (k: Kustomization, resmap: ResMap, loader: Loader, where: string) => void;
-
-const notYet =
-  (field: keyof Kustomization): Step =>
-  (k, _resmap, _loader, where) => {
-    const value = k[field];
-    if (
-      value === undefined ||
-      (Array.isArray(value) && value.length === 0) ||
-      (typeof value === "object" && Object.keys(value as object).length === 0)
-    )
-      return;
-    throw new UnsupportedFieldError(`${where}: field "${field}" is not supported by flotilla's kustomize yet`);
-  };
 
 /** kustomize's builtin transformer order. */
 const STEPS: Step[] = [
