@@ -3,7 +3,10 @@
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { KubeError } from "../kube/errors.js";
+import { KustomizeError } from "../kustomize/errors.js";
+import { YamlSyntaxError } from "../kustomize/yaml/parse.js";
 import { LocalFleetError } from "../local/errors.js";
+import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
 import { failure } from "./output.js";
 
@@ -16,11 +19,17 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   program.addCommand(localCommand());
+  program.addCommand(kustomizeCommand());
   return program;
 }
 
 function isExpectedError(err: unknown): err is Error {
-  return err instanceof LocalFleetError || err instanceof KubeError;
+  return (
+    err instanceof LocalFleetError ||
+    err instanceof KubeError ||
+    err instanceof KustomizeError ||
+    err instanceof YamlSyntaxError
+  );
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code. */

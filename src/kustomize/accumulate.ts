@@ -1,7 +1,8 @@
 // Building one kustomization directory into a list of resources: its resources (files and nested
 // kustomizations), components, generators, then its transformers — recursively, as kustomize does.
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
+import { generateKustomization } from "./generate-kustomization.js";
 import { KustomizeError } from "./errors.js";
 import { findKustomizationFile, type Kustomization, parseKustomization } from "./kustomization-file.js";
 import type { Loader } from "./loader.js";
@@ -17,6 +18,8 @@ export interface BuildContext {
   top: string;
   /** Name references declared by `crds:` files anywhere in the build. */
   extraReferrals?: Referral[];
+  /** Build a directory without kustomization file from all its manifests (Flux's behaviour). */
+  generateMissing?: boolean;
 }
 
 /** An ordered set of resources that refuses two objects with the same id. */
@@ -71,6 +74,13 @@ export function readResourceFile(path: string, loader: Loader, display: string):
 
 export function loadKustomization(dir: string, ctx: BuildContext): { file: string; display: string; k: Kustomization } {
   const file = findKustomizationFile(dir);
+  if (!file && ctx.generateMissing && dir === ctx.top) {
+    return {
+      file: join(dir, "kustomization.yaml"),
+      display: "(generated kustomization)",
+      k: generateKustomization(dir),
+    };
+  }
   if (!file) {
     throw new KustomizeError(
       `unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${dir}'`,

@@ -10,7 +10,10 @@ import { legacySort } from "./sort.js";
 import { finalize } from "./transformers/finalize.js";
 import { toYaml } from "./yaml/emit.js";
 
-export type BuildOptions = LoaderOptions;
+export interface BuildOptions extends LoaderOptions {
+  /** Without a kustomization file, build all manifests below the directory (Flux's behaviour). */
+  generateKustomization?: boolean;
+}
 
 function addHashes(resources: Resource[]): void {
   for (const r of resources) {
@@ -22,12 +25,12 @@ function addHashes(resources: Resource[]): void {
 
 export function buildResources(dir: string, options: BuildOptions = {}): Resource[] {
   const top = resolve(dir);
-  const ctx: BuildContext = { top };
+  const ctx: BuildContext = { top, generateMissing: options.generateKustomization };
   const resmap = accumulate(new Loader(top, options), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
   // sortOptions is honoured in the root kustomization only.
-  const sort = loadKustomization(top, { top }).k.sortOptions;
+  const sort = loadKustomization(top, ctx).k.sortOptions;
   if (sort?.order === "fifo") return resources;
   return legacySort(resources, sort?.legacySortOptions?.orderFirst, sort?.legacySortOptions?.orderLast);
 }

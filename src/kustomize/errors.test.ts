@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { buildKustomization } from "./index.js";
+
+const fixture = (name: string) => `test/fixtures/kustomize/${name}`;
+const failure = (dir: string) =>
+  buildKustomization(dir).then(
+    () => "built",
+    (e: Error) => e.message,
+  );
+
+describe("kustomize errors that help", () => {
+  it("names the duplicated id, the file and both document indices (the workshop's tenants.yaml case)", async () => {
+    expect(await failure(fixture("error-duplicate-resource-id-flux-tenants"))).toBe(
+      "kustomization.yaml: may not add resource with an already registered id: Kustomization.v1.kustomize.toolkit.fluxcd.io/tenants.flux-system — it is defined twice, in tenants.yaml (documents 1 and 2); remove one of them",
+    );
+  });
+
+  it("names the missing resource path", async () => {
+    expect(await failure(fixture("error-missing-resource-path"))).toMatch(
+      /^kustomization\.yaml: resources entry "does-not-exist\.yaml": no such file or directory/,
+    );
+  });
+
+  it("gives file, document, line and column of malformed YAML", async () => {
+    expect(await failure(fixture("error-malformed-yaml-resource"))).toMatch(
+      /^broken\.yaml: document 1: invalid YAML at line 7, column 3: /,
+    );
+  });
+
+  it("refuses a file outside the kustomization root with kustomize's meaning", async () => {
+    expect(await failure(fixture("error-file-outside-kustomization-root"))).toMatch(
+      /resources entry "\.\.\/outside\.yaml" is outside the kustomization root .*: security; file '.*outside\.yaml' is not in or below/,
+    );
+  });
+
+  it("names a strategic merge patch whose target matches nothing", async () => {
+    expect(await failure(fixture("error-smp-patch-matches-nothing"))).toContain(
+      'no resource matches strategic merge patch "ConfigMap.v1.[noGrp]/not-there.[noNs]"',
+    );
+  });
+
+  it("refuses remote bases unless enabled", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const dir = mkdtempSync("/tmp/flotilla-remote-");
+    writeFileSync(`${dir}/kustomization.yaml`, "resources:\n- https://github.com/example/repo//deploy?ref=v1\n");
+    expect(await failure(dir)).toContain("is a remote base, and remote bases are disabled");
+  });
+
+  it("refuses unknown and unsupported fields by name", async () => {
+    expect(await failure(fixture("error-unknown-kustomization-field"))).toMatch(
+      /unknown field "[^"]+" in kustomization/,
+    );
+    expect(await failure(fixture("unsupported-vars-deprecated-service-name"))).toContain(
+      'field "vars" is not supported',
+    );
+  });
+});
+
+describe("Flux's generated kustomization", () => {
+  it("builds every manifest below a directory without kustomization file, taking nested kustomizations whole", async () => {
+    const out = await buildKustomization("test/fixtures/generate-kustomization", { generateKustomization: true });
+    expect(out.match(/name: \S+/g)).toEqual(["name: a", "name: b-c", "name: s"]);
+    await expect(buildKustomization("test/fixtures/generate-kustomization")).rejects.toThrow(
+      "unable to find one of 'kustomization.yaml'",
+    );
+  });
+});

@@ -1,0 +1,41 @@
+// Flux's behaviour for a path without a kustomization file: build every Kubernetes manifest below it,
+// as if a kustomization listed them — directories with their own kustomization are taken whole.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { findKustomizationFile, type Kustomization } from "./kustomization-file.js";
+import { parseYamlDocuments } from "./yaml/parse.js";
+
+function isManifest(path: string): boolean {
+  try {
+    const docs = parseYamlDocuments(readFileSync(path, "utf8"), path);
+    return (
+      docs.length > 0 &&
+      docs.every(
+        (d) =>
+          d.value !== null &&
+          typeof d.value === "object" &&
+          !Array.isArray(d.value) &&
+          "apiVersion" in d.value &&
+          "kind" in d.value,
+      )
+    );
+  } catch {
+    return false; // not YAML we can read: not a manifest (Flux skips it too)
+  }
+}
+
+export function generateKustomization(root: string): Kustomization {
+  const resources: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith(".")) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (findKustomizationFile(full)) resources.push(relative(root, full));
+        else walk(full);
+      } else if (/\.(ya?ml|json)$/.test(entry.name) && isManifest(full)) resources.push(relative(root, full));
+    }
+  };
+  walk(root);
+  return { apiVersion: "kustomize.config.k8s.io/v1beta1", kind: "Kustomization", resources };
+}

@@ -1,0 +1,29 @@
+// `flotilla kustomize build` as a user runs it: same stdout as kustomize, one ✗ line and exit 1 on error.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { locateToolchain } from "../../src/local/toolchain.js";
+import { runCli } from "../support/cli.js";
+
+describe("flotilla kustomize build", () => {
+  it("prints exactly what kustomize build prints", async () => {
+    const dir = "test/fixtures/kustomize/fleet-platform-tenants-staging";
+    const real = spawnSync(join(locateToolchain().dir, "bin", "kustomize"), ["build", dir], { encoding: "utf8" });
+    const ours = await runCli(["kustomize", "build", dir]);
+    expect(ours.code).toBe(0);
+    expect(ours.stdout).toBe(real.stdout);
+  });
+
+  it("fails with one line naming the problem", async () => {
+    const ours = await runCli([
+      "kustomize",
+      "build",
+      "test/fixtures/kustomize/error-duplicate-resource-id-flux-tenants",
+    ]);
+    expect(ours.code).toBe(1);
+    expect(ours.stdout).toBe("");
+    expect(ours.stderr.trim().split("\n")).toEqual([
+      "✗ kustomization.yaml: may not add resource with an already registered id: Kustomization.v1.kustomize.toolkit.fluxcd.io/tenants.flux-system — it is defined twice, in tenants.yaml (documents 1 and 2); remove one of them",
+    ]);
+  });
+});
