@@ -11,7 +11,7 @@ import { referralsFromCrdFile } from "./crds.js";
 import { runGenerators } from "./generators/run.js";
 import type { Referral } from "./transformers/name-reference-table.js";
 import { runTransformers } from "./transformers/run.js";
-import { parseYamlDocuments } from "./yaml/parse.js";
+import { parseFileCached } from "./parse-cache.js";
 
 export interface BuildContext {
   /** Directory the user asked to build, for readable paths in messages. */
@@ -48,7 +48,7 @@ export class ResMap {
 
 export function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
   const out: Resource[] = [];
-  for (const doc of parseYamlDocuments(loader.read(path), display)) {
+  for (const doc of parseFileCached(path, () => loader.read(path), display)) {
     const v = doc.value;
     if (typeof v !== "object" || v === null || Array.isArray(v)) {
       throw new KustomizeError(
@@ -87,7 +87,14 @@ export function loadKustomization(dir: string, ctx: BuildContext): { file: strin
     );
   }
   const display = relative(ctx.top, file) || file;
-  return { file, display, k: parseKustomization(readFileSync(file, "utf8"), display) };
+  return {
+    file,
+    display,
+    k: parseKustomization(
+      parseFileCached(file, () => readFileSync(file, "utf8"), display),
+      display,
+    ),
+  };
 }
 
 /** Builds the kustomization in `loader.root` on top of `base` (components build on their parent's resources). */

@@ -1,10 +1,10 @@
 // The kustomization file: found by kustomize's names, read with our YAML reader, and checked field
 // by field — a field we do not implement is an error naming it, never silently ignored.
-import { existsSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { KustomizeError, UnsupportedFieldError } from "./errors.js";
 import type { Json } from "./yaml/emit.js";
-import { parseYamlDocuments } from "./yaml/parse.js";
+import { type ParsedDocument, parseYamlDocuments } from "./yaml/parse.js";
 
 export const KUSTOMIZATION_FILE_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
@@ -114,15 +114,21 @@ const NOT_YET: Record<string, string> = {
 };
 
 export function findKustomizationFile(dir: string): string | undefined {
-  const found = KUSTOMIZATION_FILE_NAMES.filter((n) => existsSync(join(dir, n)));
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const found = KUSTOMIZATION_FILE_NAMES.filter((n) => names.includes(n));
   if (found.length > 1) {
     throw new KustomizeError(`Found multiple kustomization files under: ${dir} (${found.join(", ")}); keep one`);
   }
   return found[0] && join(dir, found[0]);
 }
 
-export function parseKustomization(text: string, file: string): Kustomization {
-  const docs = parseYamlDocuments(text, file);
+export function parseKustomization(text: string | ParsedDocument[], file: string): Kustomization {
+  const docs = typeof text === "string" ? parseYamlDocuments(text, file) : text;
   if (docs.length > 1)
     throw new KustomizeError(`${file}: a kustomization file must hold one document, found ${docs.length}`);
   const value = docs[0]?.value ?? {};

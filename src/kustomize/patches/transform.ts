@@ -9,6 +9,7 @@ import { groupVersion, type JsonObject, kindOf, meta, nameOf, namespaceOf, type 
 import { rename } from "../transformers/rename.js";
 import { isClusterScoped } from "../transformers/scope.js";
 import type { Json } from "../yaml/emit.js";
+import { parseFileCached } from "../parse-cache.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
 import { applyJsonPatch, type Operation } from "./json6902.js";
 import { definitionOf } from "./schema.js";
@@ -19,20 +20,34 @@ type Parsed = { kind: "sm"; docs: JsonObject[] } | { kind: "json"; ops: Operatio
 
 const isMap = (v: Json | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function parsePatch(text: string, source: string): Parsed {
-  const trimmed = text.trim();
-  const docs = parseYamlDocuments(trimmed, source).map((d) => d.value);
+function parsePatch(read: () => string, source: string, path?: string): Parsed {
+  const parsed = path ? parseFileCached(path, () => read().trim(), source) : parseYamlDocuments(read().trim(), source);
+  const docs = parsed.map((d) => d.value);
   if (docs.length === 1 && Array.isArray(docs[0])) return { kind: "json", ops: docs[0] as unknown as Operation[] };
   if (docs.every(isMap)) return { kind: "sm", docs: docs as JsonObject[] };
-  throw new KustomizeError(`${source}: unable to parse SM or JSON patch from [patch: ${JSON.stringify(trimmed)}]`);
+  throw new KustomizeError(
+    `${source}: unable to parse SM or JSON patch from [patch: ${JSON.stringify(read().trim())}]`,
+  );
 }
 
-function loadPatch(p: Patch, loader: Loader, where: string, field: string): { text: string; source: string } {
+function loadPatch(
+  p: Patch,
+  loader: Loader,
+  where: string,
+  field: string,
+): { text: string; source: string; path?: string } {
   if (p.path && p.patch) throw new KustomizeError(`${where}: a ${field} entry has both patch and path; set one`);
   if (p.patch !== undefined) return { text: p.patch, source: `${where} (inline ${field})` };
   if (!p.path) throw new KustomizeError(`${where}: a ${field} entry must specify one of patch and path`);
   const path = loader.resolve(p.path, field, where);
-  return { text: loader.read(path), source: p.path };
+  // Read lazily: the parse cache reads the file only when it changed.
+  return {
+    get text() {
+      return loader.read(path);
+    },
+    source: p.path,
+    path,
+  };
 }
 
 function applySm(r: Resource, patch: JsonObject, options: Patch["options"], remove: (r: Resource) => void): void {
@@ -90,8 +105,9 @@ function idString(doc: JsonObject): string {
 }
 
 export function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
-  const { text, source } = loadPatch(p, loader, where, field);
-  const parsed = parsePatch(text, source);
+  const patch = loadPatch(p, loader, where, field);
+  const { source } = patch;
+  const parsed = parsePatch(() => patch.text, source, patch.path);
   const remove = (r: Resource) => resmap.list.splice(resmap.list.indexOf(r), 1);
   if (parsed.kind === "json") {
     if (!p.target) throw new KustomizeError(`${where}: must specify a target for JSON patch ${source}`);

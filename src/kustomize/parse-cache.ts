@@ -1,0 +1,22 @@
+// Parsed YAML files, cached by path, size and modification time. A warm controller builds the same
+// files again and again (every reconcile, every overlay sharing a base); parsing is most of a build's
+// cost. Callers get their own copy, so transformers may change it freely.
+import { statSync } from "node:fs";
+import type { ParsedDocument } from "./yaml/parse.js";
+import { parseYamlDocuments } from "./yaml/parse.js";
+
+const MAX_ENTRIES = 4096;
+const cache = new Map<string, { stamp: string; docs: ParsedDocument[] }>();
+
+export function parseFileCached(path: string, read: () => string, display: string): ParsedDocument[] {
+  const st = statSync(path);
+  const stamp = `${st.size}:${st.mtimeMs}:${display}`;
+  let entry = cache.get(path);
+  if (!entry || entry.stamp !== stamp) {
+    entry = { stamp, docs: parseYamlDocuments(read(), display) };
+    cache.delete(path);
+    cache.set(path, entry);
+    if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  }
+  return structuredClone(entry.docs);
+}
