@@ -19,6 +19,9 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   npm ci --no-audit --no-fund >&2
 fi
 
+# Debian packages the tests use (openssh-server for the SSH git server); installed only when missing.
+bash scripts/ensure-system-packages.sh
+
 bash tools/build.sh
 
 # The CLI runs from dist/; rebuild when any source is newer than the last build.

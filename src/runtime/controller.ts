@@ -1,0 +1,137 @@
+// A controller as controller-runtime runs one: an informer feeds a work queue through predicates,
+// N workers reconcile keys (never one key twice at once), failures retry with per-key backoff,
+// successes requeue after their interval with jitter, and shutdown lets in-flight reconciles finish.
+import { randomUUID } from "node:crypto";
+import type { Cluster } from "../kube/cluster.js";
+import { Informer } from "../kube/informer.js";
+import type { GroupVersionKind, KubeObject } from "../kube/object.js";
+import type { Logger } from "./logger.js";
+import type { ControllerMetrics } from "./metrics.js";
+import { WorkQueue } from "./workqueue.js";
+
+export const REQUESTED_AT_ANNOTATION = "reconcile.fluxcd.io/requestedAt";
+
+export interface Request {
+  namespace: string;
+  name: string;
+}
+
+export interface ReconcileContext {
+  log: Logger;
+  reconcileID: string;
+}
+
+export interface Result {
+  /** Reconcile again after this many milliseconds (jitter is added). */
+  requeueAfterMs?: number;
+}
+
+export interface Reconciler {
+  reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
+}
+
+export type Predicate = (oldObj: KubeObject, newObj: KubeObject) => boolean;
+
+/** Spec changed (generation bumped), or a reconcile was requested through the annotation. */
+export const generationChanged: Predicate = (o, n) => o.metadata.generation !== n.metadata.generation;
+export const reconcileRequested: Predicate = (o, n) =>
+  (n.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? "") !==
+  (o.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? "");
+/** Deletion started (finalizers must run), or finalizers changed. */
+export const deletionChanged: Predicate = (o, n) =>
+  Boolean(n.metadata.deletionTimestamp) !== Boolean(o.metadata.deletionTimestamp);
+
+/** ±pct random jitter, as Flux's --interval-jitter-percentage (5 by default). */
+export function withJitter(ms: number, pct = 0.05): number {
+  return Math.round(ms * (1 + (Math.random() * 2 - 1) * pct));
+}
+
+export interface ControllerOptions {
+  name: string;
+  kind: GroupVersionKind;
+  cluster: Cluster;
+  reconciler: Reconciler;
+  log: Logger;
+  metrics?: ControllerMetrics;
+  concurrency?: number;
+  /** Any predicate true → an update is queued (creations and deletions always are). */
+  predicates?: Predicate[];
+  /** Only objects matching this label selector (Flux's --watch-label-selector, for sharding). */
+  labelSelector?: string;
+  namespace?: string;
+  jitterPct?: number;
+}
+
+const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+
+export class Controller {
+  readonly queue = new WorkQueue();
+  readonly informer: Informer;
+  private workers: Promise<void>[] = [];
+
+  constructor(readonly options: ControllerOptions) {
+    this.informer = new Informer(options.cluster, {
+      gvk: options.kind,
+      namespace: options.namespace,
+      labelSelector: options.labelSelector,
+    });
+    const predicates = options.predicates ?? [generationChanged, reconcileRequested, deletionChanged];
+    this.informer.addHandlers({
+      add: (o) => this.queue.add(keyOf(o)),
+      update: (o, n) => {
+        if (predicates.some((p) => p(o, n))) this.queue.add(keyOf(n));
+      },
+      delete: (o) => this.queue.add(keyOf(o)),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.informer.start();
+    await this.informer.waitForSync();
+    const n = this.options.concurrency ?? 4;
+    for (let i = 0; i < n; i++) this.workers.push(this.work());
+  }
+
+  private async work(): Promise<void> {
+    const { name, reconciler, metrics } = this.options;
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      const [namespace = "", objName = ""] = key.split("/");
+      const reconcileID = randomUUID();
+      const log = this.options.log.with({
+        controller: name,
+        kind: this.options.kind.kind,
+        namespace,
+        name: objName,
+        reconcileID,
+      });
+      const started = performance.now();
+      let outcome = "success";
+      try {
+        const result = await reconciler.reconcile({ namespace, name: objName }, { log, reconcileID });
+        this.queue.forget(key);
+        if (result?.requeueAfterMs) this.queue.addAfter(key, withJitter(result.requeueAfterMs, this.options.jitterPct));
+      } catch (err) {
+        outcome = "error";
+        log.error("Reconciler error", { error: (err as Error).message });
+        this.queue.addRateLimited(key);
+        metrics?.queueRetries.inc({ name });
+      } finally {
+        const seconds = (performance.now() - started) / 1000;
+        metrics?.reconcileDuration.observe({ kind: this.options.kind.kind, name: objName, namespace }, seconds);
+        metrics?.reconcileTotal.inc({ controller: name, result: outcome });
+        metrics?.workDuration.observe({ name }, seconds);
+        this.queue.done(key);
+        metrics?.queueDepth.set({ name }, this.queue.depth);
+      }
+    }
+  }
+
+  /** Stops taking work and waits for reconciles in flight. */
+  async stop(): Promise<void> {
+    await this.queue.shutDown();
+    await Promise.all(this.workers);
+    await this.informer.stop();
+  }
+}

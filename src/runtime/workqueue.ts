@@ -1,0 +1,131 @@
+// A work queue with client-go's semantics: a key queued twice is processed once, a key is never
+// processed by two workers at once (added while processing, it is queued again when done), failed
+// keys come back after a per-key exponential backoff, and keys can be scheduled for later.
+
+export interface BackoffOptions {
+  baseMs: number;
+  maxMs: number;
+}
+
+/** Flux controllers: 750 ms doubling up to 15 minutes per failing object. */
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 750, maxMs: 15 * 60 * 1000 };
+
+export interface QueueMetrics {
+  adds: number;
+  retries: number;
+  /** Milliseconds keys waited in the queue before a worker took them (last 1000). */
+  queueLatencies: number[];
+  /** Milliseconds workers held keys (last 1000). */
+  workDurations: number[];
+}
+
+export class WorkQueue {
+  private readonly queue: string[] = [];
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Map<string, number>();
+  private readonly addedAt = new Map<string, number>();
+  private readonly failures = new Map<string, number>();
+  private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly waiters: ((key: string | undefined) => void)[] = [];
+  private readonly drainWaiters: (() => void)[] = [];
+  private shuttingDown = false;
+  readonly metrics: QueueMetrics = { adds: 0, retries: 0, queueLatencies: [], workDurations: [] };
+
+  constructor(readonly backoff: BackoffOptions = DEFAULT_BACKOFF) {}
+
+  get depth(): number {
+    return this.queue.length;
+  }
+
+  add(key: string): void {
+    if (this.shuttingDown || this.dirty.has(key)) return;
+    this.metrics.adds++;
+    this.dirty.add(key);
+    this.addedAt.set(key, performance.now());
+    if (this.processing.has(key)) return; // queued again when its worker is done
+    const waiter = this.waiters.shift();
+    if (waiter) this.hand(key, waiter);
+    else this.queue.push(key);
+  }
+
+  /** Adds the key after `delayMs`; an earlier pending schedule for the same key wins. */
+  addAfter(key: string, delayMs: number): void {
+    if (this.shuttingDown) return;
+    if (delayMs <= 0) return this.add(key);
+    const at = Date.now() + delayMs;
+    const pending = this.timers.get(key);
+    if (pending && pending.at <= at) return;
+    if (pending) clearTimeout(pending.timer);
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, delayMs);
+    timer.unref();
+    this.timers.set(key, { at, timer });
+  }
+
+  /** Backoff for the key's next retry: base × 2^failures, capped. */
+  nextBackoff(key: string): number {
+    const n = this.failures.get(key) ?? 0;
+    return Math.min(this.backoff.baseMs * 2 ** n, this.backoff.maxMs);
+  }
+
+  addRateLimited(key: string): void {
+    const delay = this.nextBackoff(key);
+    this.failures.set(key, (this.failures.get(key) ?? 0) + 1);
+    this.metrics.retries++;
+    this.addAfter(key, delay);
+  }
+
+  /** The key succeeded: its backoff starts over. */
+  forget(key: string): void {
+    this.failures.delete(key);
+  }
+
+  numRequeues(key: string): number {
+    return this.failures.get(key) ?? 0;
+  }
+
+  private hand(key: string, to: (key: string) => void): void {
+    this.dirty.delete(key);
+    this.processing.set(key, performance.now());
+    record(this.metrics.queueLatencies, performance.now() - (this.addedAt.get(key) ?? performance.now()));
+    to(key);
+  }
+
+  /** The next key to work on; undefined once the queue shuts down. */
+  get(): Promise<string | undefined> {
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    const key = this.queue.shift();
+    if (key !== undefined) {
+      return new Promise((resolve) => this.hand(key, resolve));
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  done(key: string): void {
+    const started = this.processing.get(key);
+    if (started !== undefined) record(this.metrics.workDurations, performance.now() - started);
+    this.processing.delete(key);
+    if (this.dirty.has(key) && !this.shuttingDown) {
+      const waiter = this.waiters.shift();
+      if (waiter) this.hand(key, waiter);
+      else this.queue.push(key);
+    }
+    if (this.processing.size === 0) for (const w of this.drainWaiters.splice(0)) w();
+  }
+
+  /** Stops handing out keys; resolves when every key in progress is done. */
+  async shutDown(): Promise<void> {
+    this.shuttingDown = true;
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    for (const w of this.waiters.splice(0)) w(undefined);
+    if (this.processing.size > 0) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+}
+
+function record(list: number[], value: number): void {
+  list.push(value);
+  if (list.length > 1000) list.shift();
+}
