@@ -1,0 +1,88 @@
+// GitRepository (source.toolkit.fluxcd.io): v1 is stored, v1beta2 is served for manifests copied
+// from older docs (its extra fields — gitImplementation, accessFrom — are accepted and ignored).
+import type { KubeObject } from "../../kube/object.js";
+import type { Condition } from "../../runtime/conditions.js";
+import type { Artifact } from "../../sources/artifact/storage.js";
+import { AGE_COLUMN, arr, artifact, bool, condition, crdFor, duration, type KindDefinition, localRef, obj, open, READY_COLUMNS, str } from "../crd.js";
+
+export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
+
+export interface GitRepositoryRef {
+  branch?: string;
+  tag?: string;
+  semver?: string;
+  name?: string;
+  commit?: string;
+}
+
+export interface GitRepositorySpec {
+  url: string;
+  secretRef?: { name: string };
+  interval: string;
+  timeout?: string;
+  ref?: GitRepositoryRef;
+  ignore?: string;
+  suspend?: boolean;
+  include?: { repository: { name: string }; fromPath?: string; toPath?: string }[];
+  recurseSubmodules?: boolean;
+}
+
+export interface GitRepositoryStatus {
+  observedGeneration?: number;
+  conditions?: Condition[];
+  artifact?: Artifact;
+  observedIgnore?: string;
+  lastHandledReconcileAt?: string;
+}
+
+export type GitRepository = KubeObject & { spec: GitRepositorySpec; status?: GitRepositoryStatus };
+
+const refSchema = obj({ branch: str(), tag: str(), semver: str(), name: str(), commit: str() });
+
+const spec = (v1: boolean) =>
+  obj(
+    {
+      url: str({ pattern: "^(http|https|ssh)://.*$" }),
+      secretRef: localRef(),
+      interval: duration(),
+      timeout: { ...duration(false), default: "60s" },
+      ref: refSchema,
+      ignore: str(),
+      suspend: bool(),
+      recurseSubmodules: bool(),
+      include: arr(obj({ repository: localRef(), fromPath: str(), toPath: str() }, ["repository"])),
+      verify: obj({ mode: str(), secretRef: localRef() }),
+      proxySecretRef: localRef(),
+      provider: str(),
+      sparseCheckout: arr(str()),
+      ...(v1 ? {} : { gitImplementation: str(), accessFrom: open() }),
+    },
+    ["url", "interval"],
+  );
+
+const status = obj({
+  observedGeneration: { type: "integer", format: "int64" },
+  conditions: arr(condition()),
+  artifact: artifact(),
+  includedArtifacts: arr(artifact()),
+  observedIgnore: str(),
+  observedRecurseSubmodules: bool(),
+  observedInclude: arr(open()),
+  lastHandledReconcileAt: str(),
+  url: str(),
+});
+
+export const gitRepositoryDefinition: KindDefinition = {
+  group: SOURCE_GROUP,
+  kind: "GitRepository",
+  plural: "gitrepositories",
+  singular: "gitrepository",
+  shortNames: ["gitrepo"],
+  categories: ["all", "fluxcd", "fluxcd-sources"],
+  versions: [
+    { name: "v1", storage: true, spec: spec(true), status, columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS] },
+    { name: "v1beta2", storage: false, deprecated: true, spec: spec(false), status, columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS] },
+  ],
+};
+
+export const gitRepositoryCrd = () => crdFor(gitRepositoryDefinition);

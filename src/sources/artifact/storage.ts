@@ -1,0 +1,89 @@
+// Artifact storage: `<root>/<kind>/<namespace>/<name>/<file>`, written to a temporary file and
+// renamed into place (a controller killed mid-write never leaves a half artifact behind), digests
+// in Flux's `sha256:<hex>` form, and old artifacts of an object garbage-collected.
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, normalize, sep } from "node:path";
+
+export interface Artifact {
+  path: string;
+  url: string;
+  revision: string;
+  digest: string;
+  lastUpdateTime: string;
+  size: number;
+  metadata?: Record<string, string>;
+}
+
+export const digestOf = (data: Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
+
+export class Storage {
+  constructor(
+    readonly root: string,
+    /** Base URL consumers fetch artifacts from, e.g. http://127.0.0.1:9090. */
+    readonly baseUrl: string,
+  ) {
+    mkdirSync(root, { recursive: true });
+  }
+
+  objectDir(kind: string, namespace: string, name: string): string {
+    return `${kind.toLowerCase()}/${namespace}/${name}`;
+  }
+
+  /** Absolute path of a relative artifact path, refusing anything that escapes the root. */
+  fullPath(relPath: string): string {
+    const full = normalize(join(this.root, relPath));
+    if (!full.startsWith(this.root + sep)) throw new Error(`artifact path ${relPath} escapes the storage root`);
+    return full;
+  }
+
+  url(relPath: string): string {
+    return `${this.baseUrl.replace(/\/$/, "")}/${relPath}`;
+  }
+
+  exists(artifact: Pick<Artifact, "path" | "digest"> | undefined): boolean {
+    if (!artifact?.path) return false;
+    const full = this.fullPath(artifact.path);
+    return existsSync(full) && digestOf(readFileSync(full)) === artifact.digest;
+  }
+
+  store(relPath: string, data: Buffer, revision: string): Artifact {
+    const full = this.fullPath(relPath);
+    mkdirSync(dirname(full), { recursive: true });
+    const tmp = `${full}.tmp-${randomBytes(4).toString("hex")}`;
+    writeFileSync(tmp, data);
+    renameSync(tmp, full);
+    return {
+      path: relPath,
+      url: this.url(relPath),
+      revision,
+      digest: digestOf(data),
+      lastUpdateTime: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      size: data.length,
+    };
+  }
+
+  /** Deletes an object's artifacts except the newest `keep` (and any interrupted temporary files). */
+  garbageCollect(dir: string, current: string, keep = 2): string[] {
+    const full = this.fullPath(dir);
+    if (!existsSync(full)) return [];
+    const files = readdirSync(full)
+      .map((f) => ({ f, rel: `${dir}/${f}`, mtime: statSync(join(full, f)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    const deleted: string[] = [];
+    let others = 0;
+    for (const { f, rel } of files) {
+      const interrupted = f.includes(".tmp-");
+      // Keep the current artifact and the newest `keep - 1` others; interrupted writes always go.
+      if (!interrupted && (rel === current || others++ < keep - 1)) continue;
+      rmSync(join(full, f), { force: true });
+      deleted.push(rel);
+    }
+    return deleted;
+  }
+
+  /** Removes everything stored for an object (finalizer). */
+  removeAll(dir: string): void {
+    rmSync(this.fullPath(dir), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,79 @@
+// Running git: an argument array (no shell), prompts disabled, an isolated HOME and no system or
+// global config, only the http(s)/ssh/file transports, bounded concurrency, and a timeout. Output
+// that reaches errors is masked of URL credentials.
+import { spawn } from "node:child_process";
+import { maskUrlCredentials } from "./credentials.js";
+
+export class GitCommandError extends Error {
+  override name = "GitCommandError";
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly authFailure: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_CONCURRENT = 8;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+const AUTH_FAILURE = /Authentication failed|could not read Username|401|403|Permission denied \(publickey|Host key verification failed|terminal prompts disabled/i;
+
+export interface GitRunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  home: string;
+  timeoutMs: number;
+}
+
+export function runGit(args: string[], options: GitRunOptions): Promise<string> {
+  return slot(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn("git", ["-c", "protocol.allow=never", "-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always", "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=user", ...args], {
+          cwd: options.cwd,
+          env: {
+            PATH: process.env.PATH ?? "/usr/bin:/bin",
+            HOME: options.home,
+            GIT_TERMINAL_PROMPT: "0",
+            GIT_ASKPASS: "/bin/false",
+            SSH_ASKPASS: "/bin/false",
+            GIT_CONFIG_NOSYSTEM: "1",
+            GIT_CONFIG_GLOBAL: "/dev/null",
+            GIT_PROTOCOL_FROM_USER: "0",
+            LC_ALL: "C",
+            ...options.env,
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d));
+        child.stderr.on("data", (d: Buffer) => (stderr += d));
+        const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+        child.once("error", (err) => {
+          clearTimeout(timer);
+          reject(new GitCommandError(`git ${args[0]}: ${err.message}`, "", false));
+        });
+        child.once("close", (code, signal) => {
+          clearTimeout(timer);
+          if (code === 0) return resolve(stdout);
+          const detail = maskUrlCredentials((signal === "SIGKILL" ? `timed out after ${options.timeoutMs / 1000}s` : stderr.trim().split("\n").pop()) ?? "");
+          reject(new GitCommandError(detail || `git ${args[0]} exited ${code}`, maskUrlCredentials(stderr), AUTH_FAILURE.test(stderr)));
+        });
+      }),
+  );
+}
