@@ -88,7 +88,9 @@ export function crdFor(def: KindDefinition) {
         name: v.name,
         served: true,
         storage: v.storage,
-        ...(v.deprecated ? { deprecated: true, deprecationWarning: `${def.group}/${v.name} ${def.kind} is deprecated, upgrade to v1` } : {}),
+        ...(v.deprecated
+          ? { deprecated: true, deprecationWarning: `${def.group}/${v.name} ${def.kind} is deprecated, upgrade to v1` }
+          : {}),
         subresources: { status: {} },
         additionalPrinterColumns: v.columns,
         schema: {

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { maxSatisfying } from "./semver.js";
 
-const versions = ["0.9.0", "1.0.0-alpha", "1.0.0", "1.2.3", "1.2.9", "1.3.0", "1.10.0", "2.0.0-rc.1", "2.0.0", "2.1.0", "v3.0.0"];
+const versions = [
+  "0.9.0",
+  "1.0.0-alpha",
+  "1.0.0",
+  "1.2.3",
+  "1.2.9",
+  "1.3.0",
+  "1.10.0",
+  "2.0.0-rc.1",
+  "2.0.0",
+  "2.1.0",
+  "v3.0.0",
+];
 
 describe("semver constraints (Masterminds v3 semantics)", () => {
   it.each([

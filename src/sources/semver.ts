@@ -10,13 +10,20 @@ export interface Version {
   original: string;
 }
 
-const VERSION = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const VERSION =
+  /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 /** A full major.minor.patch version (optional leading v), or undefined. */
 export function parseVersion(text: string): Version | undefined {
   const m = VERSION.exec(text.trim());
   if (!m) return undefined;
-  return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), prerelease: m[4] ? m[4].split(".") : [], original: text };
+  return {
+    major: Number(m[1]),
+    minor: Number(m[2]),
+    patch: Number(m[3]),
+    prerelease: m[4] ? m[4].split(".") : [],
+    original: text,
+  };
 }
 
 function comparePre(a: string[], b: string[]): number {
@@ -50,7 +57,13 @@ interface Comparator {
   hasPre: boolean;
 }
 
-const v = (major: number, minor: number, patch: number, prerelease: string[] = []): Version => ({ major, minor, patch, prerelease, original: "" });
+const v = (major: number, minor: number, patch: number, prerelease: string[] = []): Version => ({
+  major,
+  minor,
+  patch,
+  prerelease,
+  original: "",
+});
 
 /** Parses a possibly partial version with x/X/* wildcards: how many parts are fixed. */
 function partial(text: string): { parts: number[]; fixed: number; pre: string[] } {
@@ -89,7 +102,11 @@ function comparator(op: string, text: string): Comparator {
     case "!=":
       return { not: { lower: base, upper: fixed === 3 ? undefined : next }, hasPre };
     case ">":
-      return fixed === 3 ? { lower: { v: base, inclusive: false }, hasPre } : next ? { lower: { v: next, inclusive: true }, hasPre } : { hasPre, upper: { v: v(0, 0, 0), inclusive: false } };
+      return fixed === 3
+        ? { lower: { v: base, inclusive: false }, hasPre }
+        : next
+          ? { lower: { v: next, inclusive: true }, hasPre }
+          : { hasPre, upper: { v: v(0, 0, 0), inclusive: false } };
     case ">=":
     case "=>":
       return { lower: { v: base, inclusive: true }, hasPre };
@@ -97,11 +114,17 @@ function comparator(op: string, text: string): Comparator {
       return { upper: { v: base, inclusive: false }, hasPre };
     case "<=":
     case "=<":
-      return fixed === 3 ? { upper: { v: base, inclusive: true }, hasPre } : { upper: next && { v: next, inclusive: false }, hasPre };
+      return fixed === 3
+        ? { upper: { v: base, inclusive: true }, hasPre }
+        : { upper: next && { v: next, inclusive: false }, hasPre };
     case "~":
     case "~>": {
       const upper = fixed <= 1 ? v(parts[0]! + 1, 0, 0) : v(parts[0]!, parts[1]! + 1, 0);
-      return { lower: { v: base, inclusive: true }, upper: fixed === 0 ? undefined : { v: upper, inclusive: false }, hasPre };
+      return {
+        lower: { v: base, inclusive: true },
+        upper: fixed === 0 ? undefined : { v: upper, inclusive: false },
+        hasPre,
+      };
     }
     case "^": {
       let upper: Version | undefined;
@@ -119,7 +142,9 @@ function comparator(op: string, text: string): Comparator {
 function satisfies(version: Version, c: Comparator): boolean {
   if (version.prerelease.length && !c.hasPre) return false;
   if (c.not) {
-    const inRange = compareVersions(version, c.not.lower) >= 0 && (c.not.upper ? compareVersions(version, c.not.upper) < 0 : compareVersions(version, c.not.lower) === 0);
+    const inRange =
+      compareVersions(version, c.not.lower) >= 0 &&
+      (c.not.upper ? compareVersions(version, c.not.upper) < 0 : compareVersions(version, c.not.lower) === 0);
     return !inRange;
   }
   if (c.lower) {
@@ -161,7 +186,8 @@ export function maxSatisfying(candidates: string[], constraintText: string): str
   let best: Version | undefined;
   for (const c of candidates) {
     const version = parseVersion(c);
-    if (version && satisfiesConstraint(version, constraint) && (!best || compareVersions(version, best) > 0)) best = version;
+    if (version && satisfiesConstraint(version, constraint) && (!best || compareVersions(version, best) > 0))
+      best = version;
   }
   return best?.original;
 }

@@ -3,7 +3,21 @@
 import type { KubeObject } from "../../kube/object.js";
 import type { Condition } from "../../runtime/conditions.js";
 import type { Artifact } from "../../sources/artifact/storage.js";
-import { AGE_COLUMN, arr, artifact, bool, condition, crdFor, duration, type KindDefinition, localRef, obj, open, READY_COLUMNS, str } from "../crd.js";
+import {
+  AGE_COLUMN,
+  arr,
+  artifact,
+  bool,
+  condition,
+  crdFor,
+  duration,
+  type KindDefinition,
+  localRef,
+  obj,
+  open,
+  READY_COLUMNS,
+  str,
+} from "../crd.js";
 
 export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
 
@@ -80,8 +94,21 @@ export const gitRepositoryDefinition: KindDefinition = {
   shortNames: ["gitrepo"],
   categories: ["all", "fluxcd", "fluxcd-sources"],
   versions: [
-    { name: "v1", storage: true, spec: spec(true), status, columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS] },
-    { name: "v1beta2", storage: false, deprecated: true, spec: spec(false), status, columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS] },
+    {
+      name: "v1",
+      storage: true,
+      spec: spec(true),
+      status,
+      columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS],
+    },
+    {
+      name: "v1beta2",
+      storage: false,
+      deprecated: true,
+      spec: spec(false),
+      status,
+      columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS],
+    },
   ],
 };
 

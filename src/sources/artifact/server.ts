@@ -3,7 +3,11 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { Storage } from "./storage.js";
 
-export function startArtifactServer(storage: Storage, host: string, port: number): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export function startArtifactServer(
+  storage: Storage,
+  host: string,
+  port: number,
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405).end();
     let full: string;

@@ -89,7 +89,8 @@ export function readTarball(data: Buffer): TarEntry[] {
     const mode = parseInt(str(100, 8).trim() || "0", 8);
     const content = tar.subarray(offset + BLOCK, offset + BLOCK + size);
     if (type === "0" || type === "\0") out.push({ path, type: "file", mode, content: Buffer.from(content) });
-    else if (type === "5") out.push({ path: path.replace(/\/$/, ""), type: "directory", mode, content: Buffer.alloc(0) });
+    else if (type === "5")
+      out.push({ path: path.replace(/\/$/, ""), type: "directory", mode, content: Buffer.alloc(0) });
     offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }
   return out;

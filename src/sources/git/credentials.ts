@@ -38,7 +38,11 @@ export function stripUrlCredentials(url: string): { url: string; username?: stri
   try {
     const u = new URL(url);
     if (!u.username && !u.password) return { url };
-    const out = { url: "", username: decodeURIComponent(u.username) || undefined, password: decodeURIComponent(u.password) || undefined };
+    const out = {
+      url: "",
+      username: decodeURIComponent(u.username) || undefined,
+      password: decodeURIComponent(u.password) || undefined,
+    };
     u.username = "";
     u.password = "";
     out.url = u.toString();
@@ -57,9 +61,15 @@ export function gitAuthEnv(scheme: string, auth: GitAuth, workDir: string): Reco
   const config: [string, string][] = [];
   const env: Record<string, string> = {};
   if (scheme === "http" || scheme === "https") {
-    if (auth.password && !auth.username) throw new GitAuthError(`invalid '${scheme}' auth option: 'password' requires 'username' to be set`);
-    if (auth.bearerToken && auth.username) throw new GitAuthError("basic auth and bearer token cannot be set at the same time");
-    if (auth.username) config.push(["http.extraHeader", `Authorization: Basic ${Buffer.from(`${auth.username}:${auth.password ?? ""}`).toString("base64")}`]);
+    if (auth.password && !auth.username)
+      throw new GitAuthError(`invalid '${scheme}' auth option: 'password' requires 'username' to be set`);
+    if (auth.bearerToken && auth.username)
+      throw new GitAuthError("basic auth and bearer token cannot be set at the same time");
+    if (auth.username)
+      config.push([
+        "http.extraHeader",
+        `Authorization: Basic ${Buffer.from(`${auth.username}:${auth.password ?? ""}`).toString("base64")}`,
+      ]);
     if (auth.bearerToken) config.push(["http.extraHeader", `Authorization: Bearer ${auth.bearerToken}`]);
     if (auth.caCert) {
       const ca = join(workDir, "ca.crt");

@@ -30,7 +30,8 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const AUTH_FAILURE = /Authentication failed|could not read Username|401|403|Permission denied \(publickey|Host key verification failed|terminal prompts disabled/i;
+const AUTH_FAILURE =
+  /Authentication failed|could not read Username|401|403|Permission denied \(publickey|Host key verification failed|terminal prompts disabled/i;
 
 export interface GitRunOptions {
   cwd?: string;
@@ -43,22 +44,38 @@ export function runGit(args: string[], options: GitRunOptions): Promise<string> 
   return slot(
     () =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn("git", ["-c", "protocol.allow=never", "-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always", "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=user", ...args], {
-          cwd: options.cwd,
-          env: {
-            PATH: process.env.PATH ?? "/usr/bin:/bin",
-            HOME: options.home,
-            GIT_TERMINAL_PROMPT: "0",
-            GIT_ASKPASS: "/bin/false",
-            SSH_ASKPASS: "/bin/false",
-            GIT_CONFIG_NOSYSTEM: "1",
-            GIT_CONFIG_GLOBAL: "/dev/null",
-            GIT_PROTOCOL_FROM_USER: "0",
-            LC_ALL: "C",
-            ...options.env,
+        const child = spawn(
+          "git",
+          [
+            "-c",
+            "protocol.allow=never",
+            "-c",
+            "protocol.https.allow=always",
+            "-c",
+            "protocol.http.allow=always",
+            "-c",
+            "protocol.ssh.allow=always",
+            "-c",
+            "protocol.file.allow=user",
+            ...args,
+          ],
+          {
+            cwd: options.cwd,
+            env: {
+              PATH: process.env.PATH ?? "/usr/bin:/bin",
+              HOME: options.home,
+              GIT_TERMINAL_PROMPT: "0",
+              GIT_ASKPASS: "/bin/false",
+              SSH_ASKPASS: "/bin/false",
+              GIT_CONFIG_NOSYSTEM: "1",
+              GIT_CONFIG_GLOBAL: "/dev/null",
+              GIT_PROTOCOL_FROM_USER: "0",
+              LC_ALL: "C",
+              ...options.env,
+            },
+            stdio: ["ignore", "pipe", "pipe"],
           },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        );
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => (stdout += d));
@@ -71,8 +88,17 @@ export function runGit(args: string[], options: GitRunOptions): Promise<string> 
         child.once("close", (code, signal) => {
           clearTimeout(timer);
           if (code === 0) return resolve(stdout);
-          const detail = maskUrlCredentials((signal === "SIGKILL" ? `timed out after ${options.timeoutMs / 1000}s` : stderr.trim().split("\n").pop()) ?? "");
-          reject(new GitCommandError(detail || `git ${args[0]} exited ${code}`, maskUrlCredentials(stderr), AUTH_FAILURE.test(stderr)));
+          const detail = maskUrlCredentials(
+            (signal === "SIGKILL" ? `timed out after ${options.timeoutMs / 1000}s` : stderr.trim().split("\n").pop()) ??
+              "",
+          );
+          reject(
+            new GitCommandError(
+              detail || `git ${args[0]} exited ${code}`,
+              maskUrlCredentials(stderr),
+              AUTH_FAILURE.test(stderr),
+            ),
+          );
         });
       }),
   );
