@@ -15,12 +15,14 @@ import { Storage } from "../../src/sources/artifact/storage.js";
 import { readTarball } from "../../src/sources/artifact/tarball.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import { type GitSshServer, startGitSshServer } from "../support/git-ssh-server.js";
 
 const cluster = planeCluster("management");
 const log = createLogger({ level: "error", write: () => {} });
 const KIND = { group: "source.toolkit.fluxcd.io", version: "v1", kind: "GitRepository" };
 let git: GitHttpServer;
 let authGit: GitHttpServer;
+let ssh: GitSshServer;
 let ns: string;
 let controller: Controller;
 let artifacts: Awaited<ReturnType<typeof startArtifactServer>>;
@@ -52,6 +54,7 @@ beforeAll(async () => {
   );
   git = await startGitHttpServer();
   authGit = await startGitHttpServer({ auth: { username: "flux", password: "s3cret-pass" } });
+  ssh = await startGitSshServer();
   ns = await testNamespace(cluster.client, "gitrepo");
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
@@ -75,7 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await controller?.stop();
-  await Promise.all([git?.close(), authGit?.close(), artifacts?.close()]);
+  await Promise.all([git?.close(), authGit?.close(), ssh?.close(), artifacts?.close()]);
 });
 
 describe("GitRepository", () => {
@@ -178,5 +181,60 @@ describe("GitRepository", () => {
     // With the right credentials in the URL, it works (they are sent as a header, not in argv).
     await create("url-creds-ok", { url: withCreds, ref: { branch: "main" } });
     await eventually("Ready", async () => ready(await get("url-creds-ok"))?.status === "True");
+  });
+
+  it("fetches over SSH with the identity and known_hosts from the secret, and refuses an unknown host key", async () => {
+    const repo = await ssh.createRepo("over-ssh");
+    const sha = await repo.commit({ "a.yaml": "a: 1\n" }, "one");
+    await cluster.client.create(`/api/v1/namespaces/${ns}/secrets`, {
+      metadata: { name: "ssh-key" },
+      stringData: { identity: ssh.clientKey.privateKeyPem, known_hosts: ssh.knownHostsLine },
+    });
+    await create("over-ssh", { url: repo.url, ref: { branch: "main" }, secretRef: { name: "ssh-key" } });
+    await eventually(
+      "Ready over ssh",
+      async () => (await get("over-ssh")).status?.artifact?.revision === `main@sha1:${sha}`,
+    );
+
+    const otherHost = ssh.knownHostsLine.replace(
+      /ssh-ed25519 \S+/,
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBn4Q2o8QyC6w2j0iPv3dQy8m0qK4U6Jv1Hf6Yk5u5o7",
+    );
+    await cluster.client.create(`/api/v1/namespaces/${ns}/secrets`, {
+      metadata: { name: "ssh-wrong-host" },
+      stringData: { identity: ssh.clientKey.privateKeyPem, known_hosts: otherHost },
+    });
+    await create("ssh-wrong-host", { url: repo.url, secretRef: { name: "ssh-wrong-host" } });
+    const failed = await eventually("Ready=False", async () => {
+      const c = ready(await get("ssh-wrong-host"));
+      return c?.status === "False" ? c : undefined;
+    });
+    expect(failed.reason).toBe("AuthenticationFailed");
+  });
+
+  it("never serves a half-written artifact: an interrupted write is ignored and cleaned up", async () => {
+    const repo = await git.createRepo("crash");
+    const sha = await repo.commit({ "a.yaml": "a: 1\n" }, "one");
+    // A controller killed mid-write leaves only a temporary file next to where the artifact goes.
+    const dir = `gitrepository/${ns}/crash`;
+    const { mkdirSync, writeFileSync, existsSync, readdirSync } = await import("node:fs");
+    await create("crash", { url: repo.url, ref: { branch: "main" } });
+    const obj = await eventually("Ready", async () => {
+      const o = await get("crash");
+      return o.status?.artifact ? o : undefined;
+    });
+    const root = (controller.options.reconciler as GitRepositoryReconciler).storage.root;
+    mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, dir, `${"0".repeat(40)}.tar.gz.tmp-dead`), "partial");
+    expect((await fetch(`${artifacts.url}/${dir}/${"0".repeat(40)}.tar.gz.tmp-dead`)).status).toBe(404);
+    const second = await repo.commit({ "a.yaml": "a: 2\n" }, "two");
+    await requestReconcile("crash");
+    await eventually(
+      "the next artifact",
+      async () => (await get("crash")).status?.artifact?.revision === `main@sha1:${second}`,
+    );
+    expect(readdirSync(join(root, dir)).some((f) => f.includes(".tmp-"))).toBe(false);
+    expect(existsSync(join(root, obj.status!.artifact!.path))).toBe(true); // previous kept (retention 2)
+    expect(sha).not.toBe(second);
   });
 });

@@ -47,7 +47,7 @@ class FetchFailure extends Error {
 export class GitRepositoryReconciler implements Reconciler {
   constructor(
     private readonly cluster: Cluster,
-    private readonly storage: Storage,
+    readonly storage: Storage,
     private readonly events: EventRecorder,
   ) {}
 
