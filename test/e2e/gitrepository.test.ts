@@ -13,6 +13,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { readTarball } from "../../src/sources/artifact/tarball.js";
+import { ArtifactNotReadyError, SourceFetcher, SourceNotFoundError } from "../../src/sources/consumer.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import { type GitSshServer, startGitSshServer } from "../support/git-ssh-server.js";
@@ -236,5 +237,44 @@ describe("GitRepository", () => {
     expect(readdirSync(join(root, dir)).some((f) => f.includes(".tmp-"))).toBe(false);
     expect(existsSync(join(root, obj.status!.artifact!.path))).toBe(true); // previous kept (retention 2)
     expect(sha).not.toBe(second);
+  });
+
+  it("lets consumers fetch, verify and unpack a source's artifact, with distinct errors for missing sources and artifacts", async () => {
+    const fetcher = new SourceFetcher(cluster.client, mkdtempSync(join(tmpdir(), "flotilla-consumer-")));
+    const fetched = await fetcher.fetch({ kind: "GitRepository", name: "app" }, ns);
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(join(fetched.dir, "deploy/app.yaml"), "utf8")).toBe("kind: ConfigMap\n");
+    expect((await fetcher.fetch({ kind: "GitRepository", name: "app" }, ns)).dir).toBe(fetched.dir); // cached by digest
+    await expect(fetcher.fetch({ kind: "GitRepository", name: "nope" }, ns)).rejects.toBeInstanceOf(
+      SourceNotFoundError,
+    );
+      SourceNotFoundError,
+    );
+    await cluster.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories`, {
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      kind: "GitRepository",
+      metadata: { name: "no-artifact-yet", namespace: ns },
+      spec: { interval: "10m", url: "http://127.0.0.1:1/none.git", suspend: true },
+    });
+    await expect(fetcher.fetch({ kind: "GitRepository", name: "no-artifact-yet" }, ns)).rejects.toBeInstanceOf(
+      ArtifactNotReadyError,
+    );
+  });
+
+  it("accepts a manifest written for source.toolkit.fluxcd.io/v1beta2 as is", async () => {
+    await cluster.client.create(`/apis/source.toolkit.fluxcd.io/v1beta2/namespaces/${ns}/gitrepositories`, {
+      apiVersion: "source.toolkit.fluxcd.io/v1beta2",
+      kind: "GitRepository",
+      metadata: { name: "old-docs", namespace: ns },
+      spec: {
+        interval: "1m",
+        url: (await git.createRepo("old")).url,
+        ref: { branch: "main" },
+        gitImplementation: "go-git",
+        timeout: "60s",
+      },
+    });
+    const v1 = await get("old-docs");
+    expect(v1.spec.url).toContain("/old.git");
   });
 });

@@ -1,0 +1,107 @@
+// How Kustomization and HelmRelease controllers get sources: resolve a sourceRef to the source's
+// current artifact, download it from the artifact server, verify its digest, and unpack it —
+// cached by digest, so a hundred consumers of one revision download and unpack it once.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, normalize, sep } from "node:path";
+import type { KubeClient } from "../kube/client.js";
+import { NotFoundError } from "../kube/errors.js";
+import type { Artifact } from "./artifact/storage.js";
+import { readTarball } from "./artifact/tarball.js";
+
+export interface SourceRef {
+  kind: "GitRepository" | "HelmRepository" | "HelmChart" | "OCIRepository" | "Bucket";
+  name: string;
+  namespace?: string;
+  apiVersion?: string;
+}
+
+/** The source object does not exist (Flux: "Source '<kind>/<ns>/<name>' not found"). */
+export class SourceNotFoundError extends Error {
+  override name = "SourceNotFoundError";
+}
+/** The source exists but has no artifact yet (Flux: "Source artifact not found, retrying in 30s"). */
+export class ArtifactNotReadyError extends Error {
+  override name = "ArtifactNotReadyError";
+}
+export class ArtifactVerificationError extends Error {
+  override name = "ArtifactVerificationError";
+}
+
+const PLURALS: Record<string, string> = {
+  GitRepository: "gitrepositories",
+  HelmRepository: "helmrepositories",
+  HelmChart: "helmcharts",
+  OCIRepository: "ocirepositories",
+  Bucket: "buckets",
+};
+
+export interface FetchedSource {
+  artifact: Artifact;
+  /** Directory holding the unpacked artifact (shared, read-only by convention). */
+  dir: string;
+}
+
+export class SourceFetcher {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly cacheDir: string,
+  ) {
+    mkdirSync(cacheDir, { recursive: true });
+  }
+
+  async artifactOf(ref: SourceRef, defaultNamespace: string): Promise<Artifact> {
+    const ns = ref.namespace ?? defaultNamespace;
+    const id = `${ref.kind}/${ns}/${ref.name}`;
+    const plural = PLURALS[ref.kind];
+    if (!plural) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
+    let obj: { status?: { artifact?: Artifact } };
+    try {
+      obj = await this.client.get(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new SourceNotFoundError(`Source '${id}' not found`);
+      throw err;
+    }
+    if (!obj.status?.artifact?.url) throw new ArtifactNotReadyError(`Source artifact not found for '${id}'`);
+    return obj.status.artifact;
+  }
+
+  /** The artifact unpacked into a directory named after its digest. */
+  async fetch(ref: SourceRef, defaultNamespace: string): Promise<FetchedSource> {
+    const artifact = await this.artifactOf(ref, defaultNamespace);
+    const dir = join(this.cacheDir, artifact.digest.replace(/[^a-z0-9]/gi, "-"));
+    if (existsSync(dir)) return { artifact, dir };
+    const res = await fetch(artifact.url);
+    if (!res.ok)
+      throw new ArtifactNotReadyError(`failed to download artifact from ${artifact.url}: HTTP ${res.status}`);
+    const data = Buffer.from(await res.arrayBuffer());
+    const digest = `sha256:${createHash("sha256").update(data).digest("hex")}`;
+    if (digest !== artifact.digest)
+      throw new ArtifactVerificationError(
+        `computed digest doesn't match '${artifact.digest}' for ${artifact.url} (got ${digest})`,
+      );
+    const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+    if (artifact.path.endsWith(".tar.gz")) {
+      for (const entry of readTarball(data)) {
+        const target = normalize(join(tmp, entry.path));
+        if (!target.startsWith(tmp + sep))
+          throw new ArtifactVerificationError(`artifact entry ${entry.path} escapes its directory`);
+        if (entry.type === "directory") mkdirSync(target, { recursive: true });
+        else {
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, entry.content, { mode: entry.mode & 0o755 });
+        }
+      }
+    } else {
+      mkdirSync(tmp, { recursive: true });
+      writeFileSync(join(tmp, artifact.path.split("/").pop()!), data);
+    }
+    mkdirSync(tmp, { recursive: true });
+    try {
+      renameSync(tmp, dir);
+    } catch {
+      rmSync(tmp, { recursive: true, force: true }); // another consumer won the race: same content
+    }
+    return { artifact, dir };
+  }
+}
