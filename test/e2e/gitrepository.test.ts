@@ -248,8 +248,6 @@ describe("GitRepository", () => {
     await expect(fetcher.fetch({ kind: "GitRepository", name: "nope" }, ns)).rejects.toBeInstanceOf(
       SourceNotFoundError,
     );
-      SourceNotFoundError,
-    );
     await cluster.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories`, {
       apiVersion: "source.toolkit.fluxcd.io/v1",
       kind: "GitRepository",
