@@ -1,0 +1,112 @@
+// HelmRepository reconciler: download index.yaml (with the secret's basic auth), revision = sha256
+// of the raw index; when it changed, store the parsed index (as JSON, like Flux) as the artifact.
+import { createHash } from "node:crypto";
+import type { HelmRepository } from "../../api/source/helm.js";
+import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { Cluster } from "../../kube/cluster.js";
+import {
+  REQUESTED_AT_ANNOTATION,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from "../../runtime/controller.js";
+import type { EventRecorder } from "../../runtime/events.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import { maskUrlCredentials } from "../../sources/git/credentials.js";
+import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
+import { parseDuration } from "../../util/duration.js";
+import { failed, patchStatus, prepare, succeeded } from "../source-status.js";
+
+const MAX_INDEX_BYTES = 50 * 1024 * 1024;
+
+export async function repositoryAuth(cluster: Cluster, repo: HelmRepository): Promise<BasicAuth | undefined> {
+  if (!repo.spec.secretRef) return undefined;
+  const secret = await cluster.client.get<{ data?: Record<string, string> }>(
+    `/api/v1/namespaces/${repo.metadata.namespace}/secrets/${repo.spec.secretRef.name}`,
+  );
+  const get = (k: string) => (secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined);
+  const [username, password] = [get("username"), get("password")];
+  if (!username !== !password)
+    throw new Error(`invalid '${repo.spec.secretRef.name}' secret data: required fields 'username' and 'password'`);
+  return username ? { username, password: password! } : undefined;
+}
+
+export class HelmRepositoryReconciler implements Reconciler {
+  constructor(
+    private readonly cluster: Cluster,
+    readonly storage: Storage,
+    private readonly events: EventRecorder,
+  ) {}
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmrepositories/${req.name}`;
+    const dir = this.storage.objectDir("HelmRepository", req.namespace, req.name);
+    const repo = await prepare<HelmRepository>(this.cluster, path, this.storage, dir);
+    if (!repo || repo.spec.suspend || repo.spec.type === "oci") return;
+    const interval = repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000;
+    const generation = repo.metadata.generation;
+    const base = {
+      lastHandledReconcileAt:
+        repo.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? repo.status?.lastHandledReconcileAt,
+    };
+    const previous =
+      repo.status?.artifact && this.storage.exists(repo.status.artifact) ? repo.status.artifact : undefined;
+    let auth: BasicAuth | undefined;
+    try {
+      auth = await repositoryAuth(this.cluster, repo);
+    } catch (err) {
+      const message = `failed to get authentication secret '${repo.metadata.namespace}/${repo.spec.secretRef?.name}': ${(err as Error).message}`;
+      await patchStatus(this.cluster, path, {
+        ...base,
+        conditions: failed(repo.status?.conditions, generation, "AuthenticationFailed", message),
+        observedGeneration: generation,
+      });
+      await this.events.record(repo, "Warning", "AuthenticationFailed", message);
+      throw err;
+    }
+    try {
+      const url = normalizeRepoUrl(repo.spec.url);
+      const raw = await download(
+        `${url}index.yaml`,
+        auth,
+        repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
+        MAX_INDEX_BYTES,
+      );
+      const revision = `sha256:${createHash("sha256").update(raw).digest("hex")}`;
+      let artifact = previous;
+      if (previous?.revision !== revision) {
+        const index = parseIndex(raw);
+        const file = `${dir}/index-${revision.slice("sha256:".length)}.yaml`;
+        artifact = this.storage.store(file, Buffer.from(JSON.stringify(index, null, 2)), revision);
+        this.storage.garbageCollect(dir, file);
+        await this.events.record(
+          repo,
+          "Normal",
+          "NewArtifact",
+          `stored fetched index of size ${raw.length} bytes from '${maskUrlCredentials(repo.spec.url)}'`,
+        );
+      }
+      const message = `stored artifact: revision '${revision}'`;
+      await patchStatus(this.cluster, path, {
+        ...base,
+        artifact,
+        url: artifact!.url,
+        conditions: succeeded(repo.status?.conditions, generation, "Succeeded", message),
+        observedGeneration: generation,
+      });
+      return { requeueAfterMs: interval };
+    } catch (err) {
+      const message = `failed to fetch Helm repository index: ${maskUrlCredentials((err as Error).message)}`;
+      ctx.log.error(message);
+      await patchStatus(this.cluster, path, {
+        ...base,
+        artifact: previous,
+        conditions: failed(repo.status?.conditions, generation, "Failed", message),
+        observedGeneration: generation,
+      });
+      await this.events.record(repo, "Warning", "Failed", message);
+      throw new Error(message);
+    }
+  }
+}

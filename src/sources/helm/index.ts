@@ -1,0 +1,68 @@
+// Helm repository indexes: download with the repository's credentials, parse, and choose a chart
+// version the way helm does (highest version satisfying the constraint; `*` means latest stable).
+import { parse } from "yaml";
+import { maxSatisfying } from "../semver.js";
+
+export interface ChartVersionEntry {
+  name: string;
+  version: string;
+  urls: string[];
+  digest?: string;
+  created?: string;
+  appVersion?: string;
+}
+
+export interface HelmIndex {
+  apiVersion: string;
+  entries: Record<string, ChartVersionEntry[]>;
+}
+
+export interface BasicAuth {
+  username: string;
+  password: string;
+}
+
+/** Trailing slash normalised, as Flux does, so relative chart URLs resolve against it. */
+export const normalizeRepoUrl = (url: string) => `${url.replace(/\/+$/, "")}/`;
+
+export async function download(
+  url: string,
+  auth: BasicAuth | undefined,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<Buffer> {
+  const headers: Record<string, string> = {};
+  if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  if (!res.ok) throw new Error(`failed to fetch ${url} : ${res.status} ${res.statusText}`);
+  const data = Buffer.from(await res.arrayBuffer());
+  if (data.length > maxBytes) throw new Error(`index exceeds the maximum index file size of ${maxBytes} bytes`);
+  return data;
+}
+
+export function parseIndex(data: Buffer): HelmIndex {
+  const text = data.toString("utf8");
+  let index: HelmIndex;
+  try {
+    index = JSON.parse(text) as HelmIndex;
+  } catch {
+    index = parse(text) as HelmIndex;
+  }
+  if (!index || typeof index !== "object" || !index.apiVersion) throw new Error("no API version specified");
+  index.entries ??= {};
+  return index;
+}
+
+export function selectChartVersion(index: HelmIndex, chart: string, constraint: string): ChartVersionEntry {
+  const entries = index.entries[chart];
+  if (!entries?.length) throw new Error(`no chart name found: ${chart}`);
+  const wanted = constraint || "*";
+  const exact = entries.find((e) => e.version === wanted);
+  if (exact) return exact;
+  const version = maxSatisfying(
+    entries.map((e) => e.version),
+    wanted,
+  );
+  if (!version) throw new Error(`no '${chart}' chart with version matching '${wanted}' found`);
+  return entries.find((e) => e.version === version)!;
+}
