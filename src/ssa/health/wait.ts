@@ -46,7 +46,9 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
   const deadline = Date.now() + options.timeoutMs;
   let last = new Map<ObjectRef, Health>();
   for (;;) {
-    last = new Map(await Promise.all(refs.map(async (r) => [r, await healthOf(cluster, r)] as const)));
+    // A read that fails (a dropped connection under load) keeps the last known status.
+    const polled = await Promise.all(refs.map(async (r) => [r, await healthOf(cluster, r)] as const));
+    last = new Map(polled.map(([r, h]) => [r, h.status === "Unknown" && last.has(r) ? last.get(r)! : h]));
     const statuses = [...last.values()].map((h) => h.status);
     if (statuses.every((s) => s === "Current")) return;
     const anyFailed = statuses.includes("Failed");

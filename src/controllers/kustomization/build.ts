@@ -1,0 +1,64 @@
+// Building what a Kustomization applies, as kustomize-controller does: copy the artifact, extend the
+// kustomization at spec.path with the spec's fields (or generate one from the plain manifests), build
+// natively, then substitute postBuild variables.
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
+import type { KubeObject } from "../../kube/object.js";
+import { buildResources } from "../../kustomize/build.js";
+import { generateKustomization } from "../../kustomize/generate-kustomization.js";
+import {
+  findKustomizationFile,
+  KUSTOMIZATION_FILE_NAMES,
+  type Kustomization,
+  parseKustomization,
+} from "../../kustomize/kustomization-file.js";
+import { substituteObjects } from "./substitute.js";
+
+export class PathNotFoundError extends Error {
+  override name = "PathNotFoundError";
+}
+
+const asPatchText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+/** Writes the kustomization Flux would generate at `dir` for this spec. */
+export function extendKustomization(dir: string, spec: KustomizationSpec): void {
+  const file = findKustomizationFile(dir);
+  const k: Kustomization = file
+    ? parseKustomization(readFileSync(file, "utf8"), relative(dir, file))
+    : generateKustomization(dir);
+  if (spec.targetNamespace) k.namespace = spec.targetNamespace;
+  if (spec.namePrefix) k.namePrefix = spec.namePrefix + (k.namePrefix ?? "");
+  if (spec.nameSuffix) k.nameSuffix = (k.nameSuffix ?? "") + spec.nameSuffix;
+  const patches = [
+    ...(spec.patches ?? []).map((p) => ({ patch: p.patch, ...(p.target ? { target: p.target } : {}) })),
+    ...(spec.patchesStrategicMerge ?? []).map((p) => ({ patch: asPatchText(p) })),
+    ...(spec.patchesJson6902 ?? []).map((p) => ({ patch: asPatchText(p.patch), target: p.target })),
+  ];
+  if (patches.length) k.patches = [...(k.patches ?? []), ...patches];
+  if (spec.images?.length) k.images = [...(k.images ?? []), ...spec.images];
+  if (spec.components?.length) k.components = [...(k.components ?? []), ...spec.components];
+  if (spec.commonMetadata?.labels)
+    k.labels = [...(k.labels ?? []), { pairs: spec.commonMetadata.labels, includeSelectors: false }];
+  if (spec.commonMetadata?.annotations)
+    k.commonAnnotations = { ...k.commonAnnotations, ...spec.commonMetadata.annotations };
+  for (const name of KUSTOMIZATION_FILE_NAMES) rmSync(join(dir, name), { force: true });
+  writeFileSync(join(dir, "kustomization.yaml"), `${JSON.stringify(k, null, 2)}\n`);
+}
+
+export function buildKustomizationObjects(
+  artifactDir: string,
+  spec: KustomizationSpec,
+  workDir: string,
+  vars: Record<string, string>,
+): KubeObject[] {
+  cpSync(artifactDir, workDir, { recursive: true });
+  const path = spec.path ?? "./";
+  const dir = resolve(workDir, path);
+  if ((dir !== workDir && !dir.startsWith(workDir + sep)) || !existsSync(dir)) {
+    throw new PathNotFoundError(`kustomization path not found: stat ${path}: no such file or directory`);
+  }
+  extendKustomization(dir, spec);
+  const objects = buildResources(dir).map((r) => r.obj as unknown as KubeObject);
+  return substituteObjects(objects, vars);
+}

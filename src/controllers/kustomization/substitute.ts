@@ -1,0 +1,36 @@
+// postBuild variable substitution, bash style: `${var}`, `${var:=default}`, `${var:-default}`,
+// `$${var}` for a literal. Applied to each object's YAML (so `replicas: ${N}` becomes a number),
+// skipped for objects annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`.
+import type { KubeObject } from "../../kube/object.js";
+import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
+import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
+
+export const SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
+const VAR = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g;
+
+export class SubstitutionError extends Error {
+  override name = "SubstitutionError";
+}
+
+export function substituteText(text: string, vars: Record<string, string>, strict = false): string {
+  return text.replace(
+    VAR,
+    (whole, escaped: string | undefined, name: string, op: string | undefined, fallback: string | undefined) => {
+      if (escaped) return whole.slice(1);
+      const value = vars[name];
+      if (value !== undefined && !(op?.startsWith(":") && value === "")) return value;
+      if (op !== undefined) return fallback ?? "";
+      if (strict) throw new SubstitutionError(`variable not set (strict mode): "${name}"`);
+      return "";
+    },
+  );
+}
+
+export function substituteObjects(objects: KubeObject[], vars: Record<string, string>, strict = false): KubeObject[] {
+  if (Object.keys(vars).length === 0 && !strict) return objects;
+  return objects.map((o) => {
+    if (o.metadata.annotations?.[SUBSTITUTE_ANNOTATION]?.toLowerCase() === "disabled") return o;
+    const text = substituteText(toYaml(o as unknown as Json), vars, strict);
+    return parseYamlDocuments(text, `${o.kind}/${o.metadata.name}`)[0]!.value as unknown as KubeObject;
+  });
+}
