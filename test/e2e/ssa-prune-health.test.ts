@@ -82,7 +82,10 @@ describe("health", () => {
     await waitForSet(cluster, [good], { timeoutMs: 60_000, intervalMs: 500 });
     const err = await waitForSet(cluster, [bad, good], { timeoutMs: 8_000, intervalMs: 500 }).catch((e) => e);
     expect(err).toBeInstanceOf(HealthCheckError);
-    expect((err as HealthCheckError).notReady.map((n) => n.subject), (err as Error).message).toEqual([`Deployment/${ns}/bad`]);
+    expect(
+      (err as HealthCheckError).notReady.map((n) => n.subject),
+      (err as Error).message,
+    ).toEqual([`Deployment/${ns}/bad`]);
     expect((err as Error).message).toMatch(
       new RegExp(
         `^timeout waiting for: \\[Deployment/${ns}/bad status: 'InProgress': Available: 0/1; pod bad-[a-z0-9-]+: container main waiting: ImagePullBackOff \\(Back-off pulling image "registry.invalid/nope:1": no such host\\)\\]$`,
