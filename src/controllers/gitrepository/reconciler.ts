@@ -7,8 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
-import { type Condition, READY, REASONS, setCondition } from "../../runtime/conditions.js";
+import { REASONS } from "../../runtime/conditions.js";
 import {
   REQUESTED_AT_ANNOTATION,
   type ReconcileContext,
@@ -31,9 +30,7 @@ import { GitCommandError, runGit } from "../../sources/git/git-cli.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseLsRemote, RefNotFoundError, resolveRef } from "../../sources/git/refs.js";
 import { parseDuration } from "../../util/duration.js";
-
-export const SOURCE_FINALIZER = "finalizers.fluxcd.io";
-const CONDITIONS_TO_CLEAR = ["FetchFailed", "ArtifactOutdated", "StorageOperationFailed", "Reconciling", "Stalled"];
+import { failed, prepare, succeeded } from "../source-status.js";
 
 class FetchFailure extends Error {
   constructor(
@@ -57,32 +54,9 @@ export class GitRepositoryReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = this.path(req.namespace, req.name);
-    let obj: GitRepository;
-    try {
-      obj = await this.cluster.client.get<GitRepository>(path);
-    } catch (err) {
-      if (err instanceof NotFoundError) return;
-      throw err;
-    }
     const dir = this.storage.objectDir("GitRepository", req.namespace, req.name);
-    const finalizers = obj.metadata.finalizers ?? [];
-    if (obj.metadata.deletionTimestamp) {
-      this.storage.removeAll(dir);
-      if (finalizers.includes(SOURCE_FINALIZER)) {
-        await this.cluster.client.patch(path, "merge", {
-          metadata: {
-            finalizers: finalizers.filter((f) => f !== SOURCE_FINALIZER),
-            resourceVersion: obj.metadata.resourceVersion,
-          },
-        });
-      }
-      return;
-    }
-    if (!finalizers.includes(SOURCE_FINALIZER)) {
-      obj = await this.cluster.client.patch<GitRepository>(path, "merge", {
-        metadata: { finalizers: [...finalizers, SOURCE_FINALIZER], resourceVersion: obj.metadata.resourceVersion },
-      });
-    }
+    const obj = await prepare<GitRepository>(this.cluster, path, this.storage, dir);
+    if (!obj) return;
     if (obj.spec.suspend) {
       ctx.log.info("reconciliation is suspended for this object");
       return;
@@ -90,9 +64,6 @@ export class GitRepositoryReconciler implements Reconciler {
     const interval = parseDuration(obj.spec.interval);
     let conditions = [...(obj.status?.conditions ?? [])];
     const generation = obj.metadata.generation;
-    const set = (type: string, status: Condition["status"], reason: string, message: string) => {
-      conditions = setCondition(conditions, { type, status, reason, message, observedGeneration: generation });
-    };
     const previous = obj.status?.artifact && this.storage.exists(obj.status.artifact) ? obj.status.artifact : undefined;
     const status = {
       ...obj.status,
@@ -106,9 +77,7 @@ export class GitRepositoryReconciler implements Reconciler {
         this.storage.garbageCollect(dir, outcome.artifact.path);
       } else status.artifact = previous;
       const message = `stored artifact for revision '${status.artifact!.revision}'`;
-      conditions = conditions.filter((c) => !CONDITIONS_TO_CLEAR.includes(c.type));
-      set("ArtifactInStorage", "True", REASONS.succeeded, message);
-      set(READY, "True", REASONS.succeeded, message);
+      conditions = succeeded(conditions, generation, REASONS.succeeded, message);
       await this.patchStatus(path, { ...status, conditions, observedGeneration: generation });
       if (outcome.artifact && outcome.artifact.digest !== previous?.digest) {
         await this.events.record(obj, "Normal", "NewArtifact", `stored artifact for commit '${outcome.subject}'`, {
@@ -125,8 +94,7 @@ export class GitRepositoryReconciler implements Reconciler {
               "GitOperationFailed",
               `failed to checkout and determine revision: ${maskUrlCredentials((err as Error).message)}`,
             );
-      set("FetchFailed", "True", failure.reason, failure.message);
-      set(READY, "False", failure.reason, failure.message);
+      conditions = failed(conditions, generation, failure.reason, failure.message);
       await this.patchStatus(path, { ...status, artifact: previous, conditions, observedGeneration: generation });
       await this.events.record(obj, "Warning", failure.reason, failure.message);
       throw failure;
