@@ -60,6 +60,16 @@ export interface ControllerOptions {
   labelSelector?: string;
   namespace?: string;
   jitterPct?: number;
+  /** Other kinds whose changes enqueue our objects (e.g. a source's new artifact → its Kustomizations). */
+  watches?: Watch[];
+}
+
+export interface Watch {
+  kind: GroupVersionKind;
+  /** Keys (`namespace/name`) of our objects to reconcile when `obj` changed. */
+  map(obj: KubeObject, controller: Controller): string[];
+  /** Only updates passing this predicate trigger (default: any change of status or generation). */
+  predicate?: Predicate;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
@@ -67,6 +77,7 @@ const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.nam
 export class Controller {
   readonly queue = new WorkQueue();
   readonly informer: Informer;
+  private readonly watched: Informer[] = [];
   private workers: Promise<void>[] = [];
 
   constructor(readonly options: ControllerOptions) {
@@ -83,11 +94,19 @@ export class Controller {
       },
       delete: (o) => this.queue.add(keyOf(o)),
     });
+    for (const w of options.watches ?? []) {
+      const informer = new Informer(options.cluster, { gvk: w.kind, namespace: options.namespace });
+      const enqueue = (o: KubeObject) => {
+        for (const key of w.map(o, this)) this.queue.add(key);
+      };
+      informer.addHandlers({ add: enqueue, update: (o, n) => (!w.predicate || w.predicate(o, n)) && enqueue(n) });
+      this.watched.push(informer);
+    }
   }
 
   async start(): Promise<void> {
-    this.informer.start();
-    await this.informer.waitForSync();
+    for (const i of [this.informer, ...this.watched]) i.start();
+    await Promise.all([this.informer, ...this.watched].map((i) => i.waitForSync()));
     const n = this.options.concurrency ?? 4;
     for (let i = 0; i < n; i++) this.workers.push(this.work());
   }
@@ -132,6 +151,6 @@ export class Controller {
   async stop(): Promise<void> {
     await this.queue.shutDown();
     await Promise.all(this.workers);
-    await this.informer.stop();
+    await Promise.all([this.informer, ...this.watched].map((i) => i.stop()));
   }
 }

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/kustomization.js";
 import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
 import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
-import { KustomizationReconciler } from "../../src/controllers/kustomization/reconciler.js";
+import {
+  KustomizationReconciler,
+  SOURCE_INDEX,
+  sourceIndex,
+  sourceWatch,
+} from "../../src/controllers/kustomization/reconciler.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 import type { KubeObject } from "../../src/kube/object.js";
 import { Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
@@ -145,8 +150,10 @@ beforeAll(async () => {
       log,
       concurrency: 4,
       reconciler: new KustomizationReconciler(mgmt, fetcher, events, { requeueDependencyMs: 1000 }),
+      watches: [sourceWatch("GitRepository")],
     }),
   ];
+  controllers[1]!.informer.addIndex(SOURCE_INDEX, sourceIndex);
   for (const c of controllers) await c.start();
   await mgmt.client.create(`/apis/${G.source}/v1/namespaces/${ns}/gitrepositories`, {
     apiVersion: `${G.source}/v1`,

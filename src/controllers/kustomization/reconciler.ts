@@ -10,12 +10,14 @@ import { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
 import { isTrue, READY, setCondition } from "../../runtime/conditions.js";
+import type { KubeObject } from "../../kube/object.js";
 import {
   REQUESTED_AT_ANNOTATION,
   type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
+  type Watch,
 } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ArtifactNotReadyError, type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
@@ -51,6 +53,23 @@ class ReconcileFailure extends Error {
     super(message);
   }
 }
+
+/** Triggers a Kustomization when its source gets a new artifact revision (Flux watches sources the same way). */
+export const SOURCE_INDEX = "sourceRef";
+export function sourceIndex(ks: KubeObject): string[] {
+  const ref = (ks as Kustomization).spec?.sourceRef;
+  return ref ? [`${ref.kind}/${ref.namespace ?? ks.metadata.namespace}/${ref.name}`] : [];
+}
+const revisionOf = (o: KubeObject) =>
+  (o.status as { artifact?: { revision?: string } } | undefined)?.artifact?.revision;
+export const sourceWatch = (kind: "GitRepository" | "OCIRepository" | "Bucket" = "GitRepository"): Watch => ({
+  kind: { group: "source.toolkit.fluxcd.io", version: "v1", kind },
+  predicate: (o, n) => revisionOf(o) !== revisionOf(n),
+  map: (source, controller) =>
+    controller.informer
+      .byIndex(SOURCE_INDEX, `${kind}/${source.metadata.namespace}/${source.metadata.name}`)
+      .map((k) => `${k.metadata.namespace}/${k.metadata.name}`),
+});
 
 export class KustomizationReconciler implements Reconciler {
   constructor(
@@ -237,8 +256,10 @@ export class KustomizationReconciler implements Reconciler {
       });
       if (failure.reason !== "DependencyNotReady")
         await this.events.record(ks, "Warning", failure.reason, failure.message);
-      if (failure.reason === "DependencyNotReady")
+      // Waiting on another object (a dependency, a source's artifact): retry soon, as Flux's --requeue-dependency.
+      if (failure.reason === "DependencyNotReady" || failure.reason === "ArtifactFailed") {
         return { requeueAfterMs: this.options.requeueDependencyMs ?? 30_000 };
+      }
       if (failure.stalled) return;
       ctx.log.error(failure.message, { reason: failure.reason });
       return { requeueAfterMs: retry };
