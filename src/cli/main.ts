@@ -6,6 +6,7 @@ import { KubeError } from "../kube/errors.js";
 import { KustomizeError } from "../kustomize/errors.js";
 import { YamlSyntaxError } from "../kustomize/yaml/parse.js";
 import { LocalFleetError } from "../local/errors.js";
+import { controllerCommand } from "./commands/controller.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
 import { failure } from "./output.js";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(localCommand());
   program.addCommand(kustomizeCommand());
+  program.addCommand(controllerCommand());
   return program;
 }
 

@@ -1,0 +1,90 @@
+// `flotilla controller`: the source and Kustomization controllers in one process, with Flux's flags.
+import { Command, Option } from "commander";
+import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
+import { inClusterEndpoint, isInCluster } from "../../kube/in-cluster.js";
+import { startManager } from "../../controllers/manager.js";
+import { createLogger, type Level } from "../../runtime/logger.js";
+import { parseDuration } from "../../util/duration.js";
+import { KubeconfigError } from "../../kube/errors.js";
+
+/** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
+function address(value: string): { host: string; port: number } {
+  const i = value.lastIndexOf(":");
+  const port = Number(value.slice(i + 1));
+  if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid address "${value}" (use host:port or :port)`);
+  return { host: value.slice(0, i) || "0.0.0.0", port };
+}
+
+export function controllerCommand(): Command {
+  return new Command("controller")
+    .description("run the source and Kustomization controllers (in-cluster, or against --kubeconfig)")
+    .option("--kubeconfig <path>", "kubeconfig to use instead of the in-cluster service account")
+    .option("--concurrent <n>", "concurrent reconciles per controller", "4")
+    .option("--no-cross-namespace-refs", "refuse sourceRefs and dependsOn to other namespaces (multi-tenancy lockdown)")
+    .option(
+      "--default-service-account <name>",
+      "service account impersonated when a Kustomization sets none (multi-tenancy lockdown)",
+    )
+    .option("--no-remote-bases", "refuse remote kustomize bases (flotilla refuses them in any case)")
+    .option("--watch-label-selector <selector>", "only reconcile objects matching this label selector (sharding)")
+    .option("--kube-api-qps <n>", "requests per second to each Kubernetes API", "50")
+    .option("--kube-api-burst <n>", "burst of requests to each Kubernetes API", "300")
+    .addOption(
+      new Option("--enable-leader-election [bool]", "elect a leader among replicas")
+        .default(true)
+        .argParser((v) => v !== "false"),
+    )
+    .option("--leader-election-lease-duration <d>", "lease duration", "35s")
+    .option("--leader-election-renew-deadline <d>", "renew deadline", "30s")
+    .option("--leader-election-retry-period <d>", "retry period", "5s")
+    .option(
+      "--runtime-namespace <ns>",
+      "namespace of the leader election lease",
+      process.env.RUNTIME_NAMESPACE ?? "flux-system",
+    )
+    .option("--storage-path <dir>", "artifact storage directory", "/data")
+    .option("--storage-addr <addr>", "artifact server listen address", ":9090")
+    .option("--storage-adv-addr <url>", "artifact server address advertised to consumers (http://host:port)")
+    .option("--health-addr <addr>", "/healthz, /readyz and /metrics listen address", ":9440")
+    .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
+    .option("--install-crds", "install the CRDs before starting (useful against a local fleet)", false)
+    .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
+    .action(async (opts) => {
+      let endpoint;
+      if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig);
+      else if (isInCluster()) endpoint = inClusterEndpoint();
+      else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
+      const storage = address(opts.storageAddr);
+      const health = address(opts.healthAddr);
+      const log = createLogger({ level: opts.logLevel as Level });
+      const manager = await startManager({
+        endpoint,
+        concurrent: Number(opts.concurrent),
+        noCrossNamespaceRefs: opts.crossNamespaceRefs === false,
+        defaultServiceAccount: opts.defaultServiceAccount,
+        watchLabelSelector: opts.watchLabelSelector,
+        kubeApiQps: Number(opts.kubeApiQps),
+        kubeApiBurst: Number(opts.kubeApiBurst),
+        leaderElection: opts.enableLeaderElection !== false,
+        leaseDurationMs: parseDuration(opts.leaderElectionLeaseDuration),
+        renewDeadlineMs: parseDuration(opts.leaderElectionRenewDeadline),
+        retryPeriodMs: parseDuration(opts.leaderElectionRetryPeriod),
+        runtimeNamespace: opts.runtimeNamespace,
+        storagePath: opts.storagePath,
+        storageHost: storage.host,
+        storagePort: storage.port,
+        storageAdvertisedAddress: opts.storageAdvAddr,
+        healthHost: health.host,
+        healthPort: health.port,
+        requeueDependencyMs: parseDuration(opts.requeueDependency),
+        installCrds: opts.installCrds,
+        log,
+      });
+      log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });
+      const onSignal = () => void manager.stop();
+      process.once("SIGTERM", onSignal);
+      process.once("SIGINT", onSignal);
+      process.exitCode = await manager.done;
+    });
+}

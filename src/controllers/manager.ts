@@ -1,0 +1,175 @@
+// The controller process: one manager running the source controllers (GitRepository, HelmRepository,
+// HelmChart) and the Kustomization controller with Flux's flags. Probes and metrics serve at once;
+// the artifact server and the controllers start only once this process leads (Lease), and losing
+// the lease ends the process so a healthy replica takes over.
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { gitRepositoryCrd } from "../api/source/git-repository.js";
+import { helmChartCrd, helmRepositoryCrd } from "../api/source/helm.js";
+import { kustomizationCrd } from "../api/kustomize/kustomization.js";
+import { setDefaultRateLimit } from "../kube/client.js";
+import { Cluster } from "../kube/cluster.js";
+import type { ClusterEndpoint } from "../kube/kubeconfig.js";
+import { Controller } from "../runtime/controller.js";
+import { EventRecorder } from "../runtime/events.js";
+import { LeaderElector } from "../runtime/leader-election.js";
+import type { Logger } from "../runtime/logger.js";
+import { controllerMetrics } from "../runtime/metrics.js";
+import { startProbesServer } from "../runtime/probes-server.js";
+import { startArtifactServer } from "../sources/artifact/server.js";
+import { Storage } from "../sources/artifact/storage.js";
+import { SourceFetcher } from "../sources/consumer.js";
+import { GitRepositoryReconciler } from "./gitrepository/reconciler.js";
+import { HelmChartReconciler } from "./helmchart/reconciler.js";
+import { HelmRepositoryReconciler } from "./helmrepository/reconciler.js";
+import { KustomizationReconciler, SOURCE_INDEX, sourceIndex, sourceWatch } from "./kustomization/reconciler.js";
+
+export interface ManagerOptions {
+  endpoint: ClusterEndpoint;
+  concurrent: number;
+  noCrossNamespaceRefs: boolean;
+  defaultServiceAccount?: string;
+  watchLabelSelector?: string;
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  leaderElection: boolean;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  /** Namespace of the Lease (Flux: the controller's own, $RUNTIME_NAMESPACE). */
+  runtimeNamespace: string;
+  storagePath: string;
+  storageHost: string;
+  storagePort: number;
+  /** URL consumers use for artifacts; defaults to http://<storage host>:<port>. */
+  storageAdvertisedAddress?: string;
+  healthHost: string;
+  healthPort: number;
+  requeueDependencyMs: number;
+  /** Install the CRDs first (convenient for the local fleet; `flotilla install` is the normal way). */
+  installCrds: boolean;
+  log: Logger;
+}
+
+export interface RunningManager {
+  healthPort: number;
+  /** Resolves when the process should exit, with the exit code. */
+  done: Promise<number>;
+  stop(): Promise<void>;
+}
+
+const GROUPS = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
+
+export async function startManager(o: ManagerOptions): Promise<RunningManager> {
+  setDefaultRateLimit({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
+  const cluster = new Cluster(o.endpoint);
+  const metrics = controllerMetrics();
+  const identity = `${hostname()}_${process.pid}`;
+  let controllers: Controller[] = [];
+  let artifactServer: Awaited<ReturnType<typeof startArtifactServer>> | undefined;
+  const probes = await startProbesServer({
+    host: o.healthHost,
+    port: o.healthPort,
+    registry: metrics.registry,
+    ready: () => true,
+  });
+
+  if (o.installCrds) {
+    for (const crd of [gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd()]) {
+      await cluster.apply(crd as never, "flotilla", { force: true });
+    }
+  }
+
+  const startControllers = async () => {
+    const storage = new Storage(o.storagePath, "");
+    artifactServer = await startArtifactServer(storage, o.storageHost, o.storagePort);
+    (storage as { baseUrl: string }).baseUrl = o.storageAdvertisedAddress ?? artifactServer.url;
+    const events = new EventRecorder(cluster.client, "flotilla-controller", o.log);
+    const common = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
+    const kind = (group: string, k: string) => ({ group, version: "v1", kind: k });
+    const ks = new Controller({
+      ...common,
+      name: "kustomization",
+      kind: kind(GROUPS.ks, "Kustomization"),
+      watches: [sourceWatch("GitRepository")],
+      reconciler: new KustomizationReconciler(
+        cluster,
+        new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache")),
+        events,
+        {
+          noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+          defaultServiceAccount: o.defaultServiceAccount,
+          requeueDependencyMs: o.requeueDependencyMs,
+        },
+      ),
+    });
+    ks.informer.addIndex(SOURCE_INDEX, sourceIndex);
+    controllers = [
+      new Controller({
+        ...common,
+        name: "gitrepository",
+        kind: kind(GROUPS.source, "GitRepository"),
+        reconciler: new GitRepositoryReconciler(cluster, storage, events),
+      }),
+      new Controller({
+        ...common,
+        name: "helmrepository",
+        kind: kind(GROUPS.source, "HelmRepository"),
+        reconciler: new HelmRepositoryReconciler(cluster, storage, events),
+      }),
+      new Controller({
+        ...common,
+        name: "helmchart",
+        kind: kind(GROUPS.source, "HelmChart"),
+        reconciler: new HelmChartReconciler(cluster, storage, events),
+      }),
+      ks,
+    ];
+    for (const c of controllers) await c.start();
+    o.log.info("controllers started", { artifactServer: artifactServer.url, identity });
+  };
+
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  const elector = o.leaderElection
+    ? new LeaderElector(
+        cluster.client,
+        {
+          namespace: o.runtimeNamespace,
+          name: "flotilla-controller-leader-election",
+          identity,
+          leaseDurationMs: o.leaseDurationMs,
+          renewDeadlineMs: o.renewDeadlineMs,
+          retryPeriodMs: o.retryPeriodMs,
+        },
+        o.log,
+      )
+    : undefined;
+  let stopping = false;
+  if (elector) {
+    void elector.run(
+      () => {
+        startControllers().catch((err) => {
+          o.log.error("starting controllers failed", { error: (err as Error).message });
+          resolveDone(1);
+        });
+      },
+      () => {
+        if (!stopping) resolveDone(1); // lost the lease: exit so another replica leads
+      },
+    );
+  } else {
+    await startControllers();
+  }
+
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(controllers.map((c) => c.stop()));
+    await elector?.stop(true);
+    await artifactServer?.close();
+    await probes.close();
+    resolveDone(0);
+  };
+  return { healthPort: probes.port, done, stop };
+}

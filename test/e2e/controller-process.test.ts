@@ -1,0 +1,101 @@
+// `flotilla controller` as real processes: two replicas elect one leader on a Lease; killing the
+// leader (SIGKILL, no chance to release) hands over within the lease time, and the new leader
+// reconciles. --watch-label-selector keeps these replicas to this test's objects.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { startGitHttpServer } from "../support/git-http-server.js";
+
+const cluster = planeCluster("management");
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill("SIGKILL");
+});
+
+function startReplica(ns: string, shard: string): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      "bin/flotilla.js",
+      "controller",
+      "--kubeconfig",
+      plane("management").kubeconfig,
+      "--runtime-namespace",
+      ns,
+      "--storage-path",
+      mkdtempSync(join(tmpdir(), "flotilla-replica-")),
+      "--storage-addr",
+      "127.0.0.1:0",
+      "--health-addr",
+      "127.0.0.1:0",
+      "--leader-election-lease-duration",
+      "3s",
+      "--leader-election-renew-deadline",
+      "2s",
+      "--leader-election-retry-period",
+      "500ms",
+      "--watch-label-selector",
+      `flotilla.dev/shard=${shard}`,
+      "--install-crds",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  children.push(child);
+  return child;
+}
+
+describe("flotilla controller processes", () => {
+  it("elect exactly one leader, hand over within the lease when it is killed, and the new leader reconciles", async () => {
+    const ns = await testNamespace(cluster.client, "replicas");
+    const shard = ns;
+    const a = startReplica(ns, shard);
+    const b = startReplica(ns, shard);
+    const leasePath = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/flotilla-controller-leader-election`;
+    const holder = async () =>
+      (await cluster.client.get<{ spec: { holderIdentity?: string } }>(leasePath)).spec.holderIdentity ?? "";
+    const first = await eventually("a leader", async () => (await holder()) || undefined, 60_000);
+    const leaderPid = Number(first.split("_").pop());
+    expect([a.pid, b.pid]).toContain(leaderPid);
+    const [leader, follower] = leaderPid === a.pid ? [a, b] : [b, a];
+
+    const killedAt = Date.now();
+    leader.kill("SIGKILL");
+    const next = await eventually(
+      "the other replica to take over",
+      async () => {
+        const h = await holder();
+        return h && h !== first ? h : undefined;
+      },
+      20_000,
+    );
+    expect(Number(next.split("_").pop())).toBe(follower.pid);
+    expect(Date.now() - killedAt).toBeLessThan(3000 + 2 * 500 + 3000);
+
+    const git = await startGitHttpServer();
+    try {
+      const repo = await git.createRepo("replicated");
+      const sha = await repo.commit({ "a.yaml": "a: 1\n" }, "one");
+      await cluster.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories`, {
+        apiVersion: "source.toolkit.fluxcd.io/v1",
+        kind: "GitRepository",
+        metadata: { name: "replicated", namespace: ns, labels: { "flotilla.dev/shard": shard } },
+        spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
+      });
+      await eventually(
+        "the new leader to reconcile",
+        async () => {
+          const gr = await cluster.client.get<{ status?: { artifact?: { revision: string } } }>(
+            `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories/replicated`,
+          );
+          return gr.status?.artifact?.revision === `main@sha1:${sha}`;
+        },
+        30_000,
+      );
+    } finally {
+      await git.close();
+    }
+  });
+});
