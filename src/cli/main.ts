@@ -7,11 +7,13 @@ import { KustomizeError } from "../kustomize/errors.js";
 import { YamlSyntaxError } from "../kustomize/yaml/parse.js";
 import { LocalFleetError } from "../local/errors.js";
 import { controllerCommand } from "./commands/controller.js";
+import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
 import { failure } from "./output.js";
+import { VERSION } from "./version.js";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
 export function buildProgram(): Command {
   const program = new Command("flotilla")
@@ -22,6 +24,7 @@ export function buildProgram(): Command {
   program.addCommand(localCommand());
   program.addCommand(kustomizeCommand());
   program.addCommand(controllerCommand());
+  program.addCommand(installCommand());
   return program;
 }
 

@@ -1,0 +1,43 @@
+// `flotilla install [--export]`: print or apply everything flotilla needs in a cluster.
+import { Command } from "commander";
+import { Cluster } from "../../kube/cluster.js";
+import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
+import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
+import { DEFAULT_IMAGE, installManifests } from "../../install/manifests.js";
+import { formatChangeSet, ResourceManager } from "../../ssa/index.js";
+import { VERSION } from "../version.js";
+import { success } from "../output.js";
+
+export function installCommand(): Command {
+  return new Command("install")
+    .description("install flotilla's CRDs and controller into a cluster (or print them with --export)")
+    .option("--export", "print the manifests instead of applying them", false)
+    .option("--namespace <ns>", "namespace of the controller", "flux-system")
+    .option("--image <image>", "controller image (without tag)", DEFAULT_IMAGE)
+    .option("--version <version>", "image tag", VERSION)
+    .option(
+      "--multi-tenant",
+      "lock the controller down for tenants (no cross-namespace refs, default service account)",
+      false,
+    )
+    .option("--kubeconfig <path>", "kubeconfig of the cluster to install into", process.env.KUBECONFIG)
+    .action(async (opts) => {
+      const objects = installManifests({
+        namespace: opts.namespace,
+        image: opts.image,
+        version: opts.version,
+        multiTenant: opts.multiTenant,
+      });
+      if (opts.export) {
+        process.stdout.write(objects.map((o) => `---\n${toYaml(o as unknown as Json)}`).join(""));
+        return;
+      }
+      if (!opts.kubeconfig) throw new Error("no cluster: pass --kubeconfig (or set KUBECONFIG), or use --export");
+      const manager = new ResourceManager(new Cluster(endpointFromKubeconfigFile(opts.kubeconfig)), {
+        fieldManager: "flotilla",
+      });
+      const changes = await manager.apply(objects);
+      process.stdout.write(`${formatChangeSet(changes)}\n`);
+      success("install finished");
+    });
+}

@@ -1,0 +1,115 @@
+// Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
+// the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
+// artifact Service and the controller Deployment.
+import { kustomizationCrd } from "../api/kustomize/kustomization.js";
+import { gitRepositoryCrd } from "../api/source/git-repository.js";
+import { helmChartCrd, helmRepositoryCrd } from "../api/source/helm.js";
+import type { KubeObject } from "../kube/object.js";
+
+export const DEFAULT_IMAGE = "ghcr.io/flotilla-dev/flotilla";
+
+export interface InstallOptions {
+  namespace: string;
+  image: string;
+  version: string;
+  /** Flux's multi-tenancy lockdown flags. */
+  multiTenant?: boolean;
+}
+
+export function installManifests(o: InstallOptions): KubeObject[] {
+  const labels = {
+    "app.kubernetes.io/instance": o.namespace,
+    "app.kubernetes.io/part-of": "flotilla",
+    "app.kubernetes.io/version": o.version,
+  };
+  const meta = (name: string, namespaced = true) => ({
+    name,
+    ...(namespaced ? { namespace: o.namespace } : {}),
+    labels,
+  });
+  const args = [
+    "controller",
+    "--storage-path=/data",
+    "--storage-addr=:9090",
+    `--storage-adv-addr=http://flotilla-artifacts.${o.namespace}.svc.cluster.local.`,
+    "--health-addr=:9440",
+    `--runtime-namespace=${o.namespace}`,
+    ...(o.multiTenant
+      ? ["--no-cross-namespace-refs=true", "--no-remote-bases=true", "--default-service-account=default"]
+      : []),
+  ];
+  return [
+    ...[gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd()].map(
+      (c) => c as unknown as KubeObject,
+    ),
+    { apiVersion: "v1", kind: "Namespace", metadata: { name: o.namespace, labels } },
+    { apiVersion: "v1", kind: "ServiceAccount", metadata: meta("flotilla-controller") },
+    {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: meta("flotilla-cluster-reconciler", false),
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
+      subjects: [{ kind: "ServiceAccount", name: "flotilla-controller", namespace: o.namespace }],
+    },
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: meta("flotilla-artifacts"),
+      spec: {
+        type: "ClusterIP",
+        selector: { app: "flotilla-controller" },
+        ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: "http" }],
+      },
+    },
+    {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: meta("flotilla-controller"),
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "flotilla-controller" } },
+        template: {
+          metadata: { labels: { app: "flotilla-controller" } },
+          spec: {
+            serviceAccountName: "flotilla-controller",
+            terminationGracePeriodSeconds: 60,
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 65534,
+              fsGroup: 1337,
+              seccompProfile: { type: "RuntimeDefault" },
+            },
+            containers: [
+              {
+                name: "manager",
+                image: `${o.image}:${o.version}`,
+                args,
+                env: [{ name: "RUNTIME_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }],
+                ports: [
+                  { name: "http", containerPort: 9090, protocol: "TCP" },
+                  { name: "healthz", containerPort: 9440, protocol: "TCP" },
+                ],
+                livenessProbe: { httpGet: { path: "/healthz", port: "healthz" } },
+                readinessProbe: { httpGet: { path: "/readyz", port: "healthz" } },
+                resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "1Gi" } },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true,
+                  capabilities: { drop: ["ALL"] },
+                },
+                volumeMounts: [
+                  { name: "data", mountPath: "/data" },
+                  { name: "tmp", mountPath: "/tmp" },
+                ],
+              },
+            ],
+            volumes: [
+              { name: "data", emptyDir: {} },
+              { name: "tmp", emptyDir: {} },
+            ],
+          },
+        },
+      },
+    },
+  ];
+}
