@@ -126,5 +126,8 @@ export function kwokArgs(o: KwokArgs): string[] {
     `--node-ip=${LOOPBACK}`,
     `--server-address=${LOOPBACK}:${o.serverPort}`,
     "--cidr=10.244.0.0/16",
+    // Without a node Lease kwok only patches node status every ~55s, longer than the node lifecycle
+    // controller's grace period: the node flapped to Unknown each minute and its pods lost Ready for good.
+    "--node-lease-duration-seconds=40",
   ];
 }

@@ -41,6 +41,30 @@ describe("local fleet", () => {
     }
   });
 
+  it("every kwok node heartbeats through a node Lease, so the node lifecycle controller never sees it go stale", async () => {
+    for (const p of testFleet().state.planes) {
+      const client = adminClient(p.name);
+      const leasePath = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/kwok-node-0";
+      const renewTime = async () =>
+        (await client.get<{ spec: { renewTime?: string; leaseDurationSeconds?: number } }>(leasePath)).spec;
+      const first = await eventually(`${p.name}: node Lease`, async () => {
+        try {
+          return await renewTime();
+        } catch (err) {
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        }
+      });
+      expect(first.leaseDurationSeconds, p.name).toBe(40);
+      // Renewed well within the 40s duration (kubelet's cadence is a quarter of it).
+      await eventually(
+        `${p.name}: node Lease renewed`,
+        async () => (await renewTime()).renewTime !== first.renewTime,
+        20_000,
+      );
+    }
+  });
+
   it("a Deployment applied to a tenant plane becomes Available on the kwok node", async () => {
     const tenant = adminClient("tenant1");
     const ns = await testNamespace(tenant, "deploy");
