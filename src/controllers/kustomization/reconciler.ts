@@ -131,7 +131,13 @@ export class KustomizationReconciler implements Reconciler {
       } catch (err) {
         if (err instanceof SourceNotFoundError || err instanceof ArtifactNotReadyError)
           throw new ReconcileFailure("ArtifactFailed", err.message);
-        throw err;
+        // A download that failed (source controller restarting, artifact moved) is transient: retry
+        // after --requeue-dependency like a missing artifact, not after the full interval.
+        const cause = (err as Error & { cause?: Error }).cause;
+        throw new ReconcileFailure(
+          "ArtifactFailed",
+          `failed to fetch the artifact of ${spec.sourceRef.kind}/${sourceNs}/${spec.sourceRef.name}: ${(err as Error).message}${cause?.message ? ` (${cause.message})` : ""}`,
+        );
       }
       revision = fetched.artifact.revision;
       const target = await this.targetCluster(ks);
