@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm run demo`: builds what is missing, starts a local fleet (management plane + 2 tenant
-# control planes, Kamaji style) and prints its status. `npm run demo -- --exit` stops it again.
+# control planes, Kamaji style), then runs `flotilla demo`: a fleet repository served over Git,
+# the controllers, one Kustomization per tenant plane, a rollout and drift correction.
+# `npm run demo -- --exit` stops the fleet afterwards.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
@@ -14,6 +16,8 @@ if flotilla local status --dir "$dir" >/dev/null 2>&1; then
 else
   flotilla local up --tenants 2 --dir "$dir"
 fi
+echo
+flotilla demo --dir "$dir"
 
 if [[ " $* " == *" --exit "* ]]; then
   flotilla local down --dir "$dir"
@@ -21,7 +25,7 @@ if [[ " $* " == *" --exit "* ]]; then
 fi
 cat <<EOT
 
-The fleet keeps running. Try:
+The fleet keeps running. Also try:
   export KUBECONFIG=$dir/kubeconfigs/management.kubeconfig
   $HOME/.cache/flotilla/tools/bin/kubectl get tenantcontrolplanes,secrets -n tenants
   $HOME/.cache/flotilla/tools/bin/kubectl --kubeconfig $dir/kubeconfigs/tenant1.kubeconfig get nodes

@@ -7,6 +7,7 @@ import { KustomizeError } from "../kustomize/errors.js";
 import { YamlSyntaxError } from "../kustomize/yaml/parse.js";
 import { LocalFleetError } from "../local/errors.js";
 import { controllerCommand } from "./commands/controller.js";
+import { demoCommand } from "./commands/demo.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   program.addCommand(kustomizeCommand());
   program.addCommand(controllerCommand());
   program.addCommand(installCommand());
+  program.addCommand(demoCommand());
   return program;
 }
 

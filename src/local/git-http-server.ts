@@ -1,4 +1,4 @@
-// A real git smart-HTTP server for tests: a Node http server on 127.0.0.1 (free port) that runs
+// A real git smart-HTTP server on loopback, used by the tests and by `flotilla demo`: a Node http server on 127.0.0.1 (free port) that runs
 // Git's own CGI, `git http-backend`, once per request. Clients are real git (or any smart-HTTP
 // client, protocol v0/v1/v2); nothing is mocked.
 //

@@ -1,0 +1,109 @@
+// What the demo shows, in the columns of `flux get sources git`, `flux get kustomizations` and
+// `kubectl get deployments`, plus each tenant's greeting.
+import type { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import type { KubeObject } from "../../kube/object.js";
+
+export interface DemoView {
+  step(message: string): void;
+  table(headers: string[], rows: string[][]): void;
+}
+
+type Table = [headers: string[], rows: string[][]];
+
+interface Condition {
+  type: string;
+  status: string;
+  message?: string;
+}
+interface FluxObject extends KubeObject {
+  spec?: { suspend?: boolean };
+  status?: {
+    conditions?: Condition[];
+    artifact?: { revision?: string };
+    lastAppliedRevision?: string;
+    lastHandledReconcileAt?: string;
+  };
+}
+
+export interface KustomizationSummary {
+  name: string;
+  namespace: string;
+  ready: string;
+  message: string;
+  suspended: boolean;
+  lastAppliedRevision: string;
+  lastHandledReconcileAt?: string;
+}
+
+const ready = (o: FluxObject) => o.status?.conditions?.find((c) => c.type === "Ready");
+
+export async function readKustomization(mgmt: Cluster, path: string): Promise<KustomizationSummary> {
+  const k = await mgmt.client.get<FluxObject>(path);
+  return {
+    name: k.metadata.name,
+    namespace: k.metadata.namespace ?? "",
+    ready: ready(k)?.status ?? "Unknown",
+    message: ready(k)?.message ?? "",
+    suspended: k.spec?.suspend === true,
+    lastAppliedRevision: k.status?.lastAppliedRevision ?? "",
+    lastHandledReconcileAt: k.status?.lastHandledReconcileAt,
+  };
+}
+
+export function sourceRows(sources: FluxObject[]): Table {
+  return [
+    ["NAMESPACE", "NAME", "REVISION", "SUSPENDED", "READY", "MESSAGE"],
+    sources.map((s) => [
+      s.metadata.namespace ?? "",
+      s.metadata.name,
+      s.status?.artifact?.revision ?? "",
+      String(s.spec?.suspend === true),
+      ready(s)?.status ?? "Unknown",
+      ready(s)?.message ?? "",
+    ]),
+  ];
+}
+
+export function kustomizationRows(ks: KustomizationSummary[]): Table {
+  return [
+    ["NAMESPACE", "NAME", "REVISION", "SUSPENDED", "READY", "MESSAGE"],
+    ks.map((k) => [k.namespace, k.name, k.lastAppliedRevision, String(k.suspended), k.ready, k.message]),
+  ];
+}
+
+interface Deployment {
+  spec?: {
+    replicas?: number;
+    template?: { spec?: { containers?: { envFrom?: { configMapRef?: { name?: string } }[] }[] } };
+  };
+  status?: { readyReplicas?: number };
+}
+
+/** One row per tenant plane: podinfo's READY (ready/desired, as kubectl) and the greeting it serves. */
+export async function tenantRows(tenants: { name: string; cluster: Cluster }[]): Promise<Table> {
+  const rows = await Promise.all(
+    tenants.map(async ({ name, cluster }) => {
+      try {
+        const d = await cluster.client.get<Deployment>("/apis/apps/v1/namespaces/podinfo/deployments/podinfo");
+        // The generated ConfigMap's name carries a content hash; follow the Deployment's reference.
+        const cmName = d.spec?.template?.spec?.containers?.[0]?.envFrom?.[0]?.configMapRef?.name;
+        const ui = cmName
+          ? await cluster.client.get<{ data?: Record<string, string> }>(
+              `/api/v1/namespaces/podinfo/configmaps/${cmName}`,
+            )
+          : undefined;
+        return [
+          name,
+          "podinfo/podinfo",
+          `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
+          ui?.data?.message ?? "",
+        ];
+      } catch (err) {
+        if (err instanceof NotFoundError) return [name, "podinfo/podinfo", "-", "(not deployed)"];
+        throw err;
+      }
+    }),
+  );
+  return [["CLUSTER", "DEPLOYMENT", "READY", "MESSAGE"], rows];
+}

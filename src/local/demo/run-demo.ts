@@ -1,0 +1,193 @@
+// `flotilla demo`: the product's main job on the local fleet, end to end with real parts. A Git
+// repository served over smart HTTP (password-protected) holds one overlay per tenant cluster; the
+// controllers run in this process against the management plane; one Kustomization per tenant
+// applies into that tenant's hosted control plane through its Kamaji admin kubeconfig Secret. Then
+// a commit rolls out, and hand-made drift in a tenant is put back.
+import { randomBytes } from "node:crypto";
+import { kustomizationCrd } from "../../api/kustomize/kustomization.js";
+import { gitRepositoryCrd } from "../../api/source/git-repository.js";
+import { startManager } from "../../controllers/manager.js";
+import { Cluster } from "../../kube/cluster.js";
+import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
+import type { KubeObject } from "../../kube/object.js";
+import { REQUESTED_AT_ANNOTATION } from "../../runtime/controller.js";
+import type { Logger } from "../../runtime/logger.js";
+import { waitFor } from "../bootstrap.js";
+import { startGitHttpServer } from "../git-http-server.js";
+import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../kamaji.js";
+import { clusterOverlay, fleetRepositoryFiles } from "./fleet-repository.js";
+import { type DemoView, kustomizationRows, readKustomization, sourceRows, tenantRows } from "./demo-view.js";
+
+export interface DemoPlane {
+  name: string;
+  kubeconfig: string;
+}
+
+export interface DemoOptions {
+  management: DemoPlane;
+  tenants: DemoPlane[];
+  /** Artifact storage of the in-process controllers. */
+  storagePath: string;
+  view: DemoView;
+  /** The controllers' structured log (the CLI writes it to a file next to the fleet). */
+  log: Logger;
+  timeoutMs?: number;
+}
+
+export interface DemoResult {
+  revision: string;
+  replicas: Record<string, number>;
+}
+
+const FIELD_MANAGER = "flotilla-demo";
+export const DEMO_LABEL = { "flotilla.dev/demo": "true" };
+const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
+const ns = TENANTS_NAMESPACE;
+const gitRepoPath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/fleet`;
+export const demoKsName = (tenant: string) => `${tenant}-apps`;
+const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations/${name}`;
+
+export async function runDemo(o: DemoOptions): Promise<DemoResult> {
+  const timeoutMs = o.timeoutMs ?? 180_000;
+  const mgmt = new Cluster(endpointFromKubeconfigFile(o.management.kubeconfig));
+  const tenants = o.tenants.map((t) => ({ ...t, cluster: new Cluster(endpointFromKubeconfigFile(t.kubeconfig)) }));
+  const names = tenants.map((t) => t.name);
+  const { view } = o;
+
+  const password = randomBytes(12).toString("hex");
+  const git = await startGitHttpServer({ auth: { username: "flotilla", password } });
+  let manager: Awaited<ReturnType<typeof startManager>> | undefined;
+  try {
+    const repo = await git.createRepo("fleet-infra");
+    let sha = await repo.commit(fleetRepositoryFiles(names), "podinfo for every tenant cluster");
+    view.step(`Git: ${repo.url} (basic auth), commit ${sha.slice(0, 7)} with apps/podinfo and clusters/{${names}}`);
+
+    // The objects first, then the controllers: on a re-run they never see the last run's dead Git URL.
+    for (const crd of [gitRepositoryCrd(), kustomizationCrd()])
+      await mgmt.apply(crd as unknown as KubeObject, FIELD_MANAGER, { force: true });
+    await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 30_000);
+    await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 30_000);
+    for (const obj of desiredObjects(repo.url, password, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
+    view.step(`applied to the management plane: GitRepository ${ns}/fleet and Kustomizations ${names.map(demoKsName)}`);
+    manager = await startManager({
+      endpoint: mgmt.client.endpoint,
+      concurrent: 4,
+      noCrossNamespaceRefs: true,
+      watchLabelSelector: "flotilla.dev/demo=true",
+      kubeApiQps: 50,
+      kubeApiBurst: 300,
+      leaderElection: false,
+      leaseDurationMs: 0,
+      renewDeadlineMs: 0,
+      retryPeriodMs: 0,
+      runtimeNamespace: ns,
+      storagePath: o.storagePath,
+      storageHost: "127.0.0.1",
+      storagePort: 0,
+      healthHost: "127.0.0.1",
+      healthPort: 0,
+      requeueDependencyMs: 2000,
+      installCrds: false,
+      log: o.log,
+    });
+    view.step("source and Kustomization controllers started in this process");
+
+    await waitApplied(mgmt, names, `main@sha1:${sha}`, timeoutMs);
+    view.table(...sourceRows([await mgmt.client.get<KubeObject>(gitRepoPath)]));
+    view.table(
+      ...kustomizationRows(await Promise.all(names.map((n) => readKustomization(mgmt, ksPath(demoKsName(n)))))),
+    );
+    view.table(...(await tenantRows(tenants)));
+
+    const last = names[names.length - 1]!;
+    sha = await repo.commit(clusterOverlay(last, 3, `scaled out on ${last}`), `${last}: three replicas`);
+    view.step(`Git: commit ${sha.slice(0, 7)} scales podinfo on ${last} to 3; asking the source to fetch now`);
+    await annotateNow(mgmt, gitRepoPath);
+    await waitApplied(mgmt, names, `main@sha1:${sha}`, timeoutMs);
+    view.table(...(await tenantRows(tenants)));
+
+    const first = tenants[0]!;
+    await first.cluster.client.patch(
+      "/apis/apps/v1/namespaces/podinfo/deployments/podinfo",
+      "merge",
+      { spec: { replicas: 7 } },
+      { fieldManager: "kubectl-edit" },
+    );
+    view.step(`drift: someone scaled podinfo on ${first.name} to 7 by hand; reconciling ${demoKsName(first.name)}`);
+    const at = await annotateNow(mgmt, ksPath(demoKsName(first.name)));
+    await waitFor(
+      `${demoKsName(first.name)} to handle the reconcile request`,
+      async () => (await readKustomization(mgmt, ksPath(demoKsName(first.name)))).lastHandledReconcileAt === at,
+      timeoutMs,
+    );
+    const rows = await tenantRows(tenants);
+    const replicas = Object.fromEntries(rows[1].map((r) => [r[0]!, Number(r[2]!.split("/")[1])]));
+    if (replicas[first.name] !== 1)
+      throw new Error(`drift on ${first.name} was not corrected: podinfo has ${replicas[first.name]} replicas`);
+    view.step(`drift corrected: podinfo on ${first.name} is back to the 1 replica Git declares`);
+    view.table(...rows);
+    return { revision: `main@sha1:${sha}`, replicas };
+  } finally {
+    await manager?.stop();
+    await git.close();
+  }
+}
+
+function desiredObjects(url: string, password: string, tenants: string[]): KubeObject[] {
+  const meta = (name: string) => ({ name, namespace: ns, labels: DEMO_LABEL });
+  return [
+    {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: meta("fleet-infra-auth"),
+      stringData: { username: "flotilla", password },
+    },
+    {
+      apiVersion: `${G.source}/v1`,
+      kind: "GitRepository",
+      metadata: meta("fleet"),
+      spec: { interval: "1m", url, ref: { branch: "main" }, secretRef: { name: "fleet-infra-auth" } },
+    },
+    ...tenants.map((t) => ({
+      apiVersion: `${G.ks}/v1`,
+      kind: "Kustomization",
+      metadata: meta(demoKsName(t)),
+      spec: {
+        interval: "10m",
+        path: `./clusters/${t}`,
+        prune: true,
+        wait: true,
+        timeout: "2m",
+        sourceRef: { kind: "GitRepository", name: "fleet" },
+        kubeConfig: { secretRef: { name: adminKubeconfigSecretName(t), key: "admin.conf" } },
+      },
+    })),
+  ] as KubeObject[];
+}
+
+/** `flux reconcile`'s trigger: stamp reconcile.fluxcd.io/requestedAt; returns the stamp. */
+async function annotateNow(mgmt: Cluster, path: string): Promise<string> {
+  const at = new Date().toISOString();
+  await mgmt.client.patch(path, "merge", { metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } } });
+  return at;
+}
+
+async function waitApplied(mgmt: Cluster, tenants: string[], revision: string, timeoutMs: number): Promise<void> {
+  for (const t of tenants) {
+    const path = ksPath(demoKsName(t));
+    try {
+      await waitFor(
+        `Kustomization ${ns}/${demoKsName(t)} Ready at ${revision}`,
+        async () => {
+          const k = await readKustomization(mgmt, path);
+          return k.ready === "True" && k.lastAppliedRevision === revision;
+        },
+        timeoutMs,
+        500,
+      );
+    } catch (err) {
+      const k = await readKustomization(mgmt, path).catch(() => undefined);
+      throw new Error(`${(err as Error).message}${k ? ` (Ready=${k.ready}: ${k.message})` : ""}`);
+    }
+  }
+}
