@@ -152,6 +152,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         startControllers().catch((err) => {
           o.log.error("starting controllers failed", { error: (err as Error).message });
           resolveDone(1);
+          void stop(); // release the lease and stop what did start, so the process can exit
         });
       },
       () => {
@@ -159,7 +160,15 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       },
     );
   } else {
-    await startControllers();
+    try {
+      await startControllers();
+    } catch (err) {
+      // Whatever did start (controllers, servers) must not keep the process alive.
+      await Promise.all(controllers.map((c) => c.stop()));
+      await artifactServer?.close();
+      await probes.close();
+      throw err;
+    }
   }
 
   const stop = async () => {

@@ -3,10 +3,15 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { downFleet } from "../../src/local/fleet-down.js";
 import { runDemo } from "../../src/local/demo/run-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
+import { runCli } from "../support/cli.js";
 import { adminClient, plane } from "../support/fleet-context.js";
+
+const fresh = mkdtempSync(join(tmpdir(), "flotilla-demo-fresh-"));
+afterAll(() => downFleet(fresh).catch(() => {}));
 
 describe("flotilla demo", () => {
   it("rolls a commit out to every tenant plane through its Kamaji kubeconfig Secret and puts hand-made drift back", async () => {
@@ -53,4 +58,14 @@ describe("flotilla demo", () => {
     // Running it again is safe: same commits, same outcome.
     expect((await demo()).revision).toBe(result.revision);
   });
+
+  it("runs as the README's demo does, on a fresh fleet with nothing installed, and the process exits", async () => {
+    const up = await runCli(["local", "up", "--tenants", "1", "--dir", fresh]);
+    expect(up.code, up.stderr).toBe(0);
+    const demo = await runCli(["demo", "--dir", fresh], { timeoutMs: 170_000 });
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toMatch(/tenant1\s+podinfo\/podinfo\s+3\/3\s+scaled out on tenant1/);
+    expect(demo.stdout).toContain("drift corrected: podinfo on tenant1 is back to the 3 replica(s) Git declares");
+    expect(demo.stderr).toMatch(/✔ every tenant plane runs main@sha1:[0-9a-f]{40}/);
+  }, 240_000);
 });

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { kustomizationCrd } from "../../api/kustomize/kustomization.js";
 import { gitRepositoryCrd } from "../../api/source/git-repository.js";
+import { helmChartCrd, helmRepositoryCrd } from "../../api/source/helm.js";
 import { startManager } from "../../controllers/manager.js";
 import { Cluster } from "../../kube/cluster.js";
 import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
@@ -63,7 +64,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     view.step(`Git: ${repo.url} (basic auth), commit ${sha.slice(0, 7)} with apps/podinfo and clusters/{${names}}`);
 
     // The objects first, then the controllers: on a re-run they never see the last run's dead Git URL.
-    for (const crd of [gitRepositoryCrd(), kustomizationCrd()])
+    for (const crd of [gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd()])
       await mgmt.apply(crd as unknown as KubeObject, FIELD_MANAGER, { force: true });
     await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 30_000);
@@ -122,9 +123,10 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     );
     const rows = await tenantRows(tenants);
     const replicas = Object.fromEntries(rows[1].map((r) => [r[0]!, Number(r[2]!.split("/")[1])]));
-    if (replicas[first.name] !== 1)
+    const declared = first.name === last ? 3 : 1;
+    if (replicas[first.name] !== declared)
       throw new Error(`drift on ${first.name} was not corrected: podinfo has ${replicas[first.name]} replicas`);
-    view.step(`drift corrected: podinfo on ${first.name} is back to the 1 replica Git declares`);
+    view.step(`drift corrected: podinfo on ${first.name} is back to the ${declared} replica(s) Git declares`);
     view.table(...rows);
     return { revision: `main@sha1:${sha}`, replicas };
   } finally {
