@@ -80,9 +80,17 @@ interface Deployment {
   status?: { readyReplicas?: number };
 }
 
-/** One row per tenant plane: podinfo's READY (ready/desired, as kubectl) and the greeting it serves. */
-export async function tenantRows(tenants: { name: string; cluster: Cluster }[]): Promise<Table> {
-  const rows = await Promise.all(
+export interface TenantApp {
+  cluster: string;
+  /** Undefined when podinfo is not deployed there. */
+  replicas?: number;
+  ready?: number;
+  message?: string;
+}
+
+/** podinfo on each tenant plane: desired and ready replicas and the greeting it serves. */
+export async function readTenantApps(tenants: { name: string; cluster: Cluster }[]): Promise<TenantApp[]> {
+  return Promise.all(
     tenants.map(async ({ name, cluster }) => {
       try {
         const d = await cluster.client.get<Deployment>("/apis/apps/v1/namespaces/podinfo/deployments/podinfo");
@@ -93,17 +101,28 @@ export async function tenantRows(tenants: { name: string; cluster: Cluster }[]):
               `/api/v1/namespaces/podinfo/configmaps/${cmName}`,
             )
           : undefined;
-        return [
-          name,
-          "podinfo/podinfo",
-          `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
-          ui?.data?.message ?? "",
-        ];
+        return {
+          cluster: name,
+          replicas: d.spec?.replicas ?? 0,
+          ready: d.status?.readyReplicas ?? 0,
+          message: ui?.data?.message ?? "",
+        };
       } catch (err) {
-        if (err instanceof NotFoundError) return [name, "podinfo/podinfo", "-", "(not deployed)"];
+        if (err instanceof NotFoundError) return { cluster: name };
         throw err;
       }
     }),
   );
-  return [["CLUSTER", "DEPLOYMENT", "READY", "MESSAGE"], rows];
+}
+
+/** READY as kubectl prints it (ready/desired). */
+export function tenantRows(apps: TenantApp[]): Table {
+  return [
+    ["CLUSTER", "DEPLOYMENT", "READY", "MESSAGE"],
+    apps.map((a) =>
+      a.replicas === undefined
+        ? [a.cluster, "podinfo/podinfo", "-", "(not deployed)"]
+        : [a.cluster, "podinfo/podinfo", `${a.ready}/${a.replicas}`, a.message ?? ""],
+    ),
+  ];
 }

@@ -17,7 +17,14 @@ import { waitFor } from "../bootstrap.js";
 import { startGitHttpServer } from "../git-http-server.js";
 import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../kamaji.js";
 import { clusterOverlay, fleetRepositoryFiles } from "./fleet-repository.js";
-import { type DemoView, kustomizationRows, readKustomization, sourceRows, tenantRows } from "./demo-view.js";
+import {
+  type DemoView,
+  kustomizationRows,
+  readKustomization,
+  readTenantApps,
+  sourceRows,
+  tenantRows,
+} from "./demo-view.js";
 
 export interface DemoPlane {
   name: string;
@@ -98,14 +105,14 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     view.table(
       ...kustomizationRows(await Promise.all(names.map((n) => readKustomization(mgmt, ksPath(demoKsName(n)))))),
     );
-    view.table(...(await tenantRows(tenants)));
+    view.table(...tenantRows(await readTenantApps(tenants)));
 
     const last = names[names.length - 1]!;
     sha = await repo.commit(clusterOverlay(last, 3, `scaled out on ${last}`), `${last}: three replicas`);
     view.step(`Git: commit ${sha.slice(0, 7)} scales podinfo on ${last} to 3; asking the source to fetch now`);
     await annotateNow(mgmt, gitRepoPath);
     await waitApplied(mgmt, names, `main@sha1:${sha}`, timeoutMs);
-    view.table(...(await tenantRows(tenants)));
+    view.table(...tenantRows(await readTenantApps(tenants)));
 
     const first = tenants[0]!;
     await first.cluster.client.patch(
@@ -121,13 +128,13 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       async () => (await readKustomization(mgmt, ksPath(demoKsName(first.name)))).lastHandledReconcileAt === at,
       timeoutMs,
     );
-    const rows = await tenantRows(tenants);
-    const replicas = Object.fromEntries(rows[1].map((r) => [r[0]!, Number(r[2]!.split("/")[1])]));
+    const apps = await readTenantApps(tenants);
+    const replicas = Object.fromEntries(apps.map((a) => [a.cluster, a.replicas ?? 0]));
     const declared = first.name === last ? 3 : 1;
     if (replicas[first.name] !== declared)
       throw new Error(`drift on ${first.name} was not corrected: podinfo has ${replicas[first.name]} replicas`);
     view.step(`drift corrected: podinfo on ${first.name} is back to the ${declared} replica(s) Git declares`);
-    view.table(...rows);
+    view.table(...tenantRows(apps));
     return { revision: `main@sha1:${sha}`, replicas };
   } finally {
     await manager?.stop();
