@@ -4,9 +4,9 @@
 // the lease ends the process so a healthy replica takes over.
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { gitRepositoryCrd } from "../api/source/git-repository.js";
-import { helmChartCrd, helmRepositoryCrd } from "../api/source/helm.js";
-import { kustomizationCrd } from "../api/kustomize/kustomization.js";
+import { fluxCrds } from "../api/flux-crds.js";
+import { KUSTOMIZE_GROUP } from "../api/kustomize/kustomization.js";
+import { SOURCE_GROUP } from "../api/source/git-repository.js";
 import { setDefaultRateLimit } from "../kube/client.js";
 import { Cluster } from "../kube/cluster.js";
 import type { ClusterEndpoint } from "../kube/kubeconfig.js";
@@ -58,7 +58,7 @@ export interface RunningManager {
   stop(): Promise<void>;
 }
 
-const GROUPS = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
+const GROUPS = { source: SOURCE_GROUP, ks: KUSTOMIZE_GROUP };
 
 export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   setDefaultRateLimit({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
@@ -75,9 +75,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   });
 
   if (o.installCrds) {
-    for (const crd of [gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd()]) {
-      await cluster.apply(crd as never, "flotilla", { force: true });
-    }
+    for (const crd of fluxCrds()) await cluster.apply(crd, "flotilla", { force: true });
   }
 
   const startControllers = async () => {
@@ -146,13 +144,23 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       )
     : undefined;
   let stopping = false;
+  // Stops whatever did start (controllers, servers, the lease), so nothing keeps the process alive.
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(controllers.map((c) => c.stop()));
+    await elector?.stop(true);
+    await artifactServer?.close();
+    await probes.close();
+    resolveDone(0);
+  };
   if (elector) {
     void elector.run(
       () => {
         startControllers().catch((err) => {
           o.log.error("starting controllers failed", { error: (err as Error).message });
           resolveDone(1);
-          void stop(); // release the lease and stop what did start, so the process can exit
+          void stop();
         });
       },
       () => {
@@ -163,22 +171,10 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     try {
       await startControllers();
     } catch (err) {
-      // Whatever did start (controllers, servers) must not keep the process alive.
-      await Promise.all(controllers.map((c) => c.stop()));
-      await artifactServer?.close();
-      await probes.close();
+      await stop();
       throw err;
     }
   }
 
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.all(controllers.map((c) => c.stop()));
-    await elector?.stop(true);
-    await artifactServer?.close();
-    await probes.close();
-    resolveDone(0);
-  };
   return { healthPort: probes.port, done, stop };
 }

@@ -1,9 +1,7 @@
 // Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
 // artifact Service and the controller Deployment.
-import { kustomizationCrd } from "../api/kustomize/kustomization.js";
-import { gitRepositoryCrd } from "../api/source/git-repository.js";
-import { helmChartCrd, helmRepositoryCrd } from "../api/source/helm.js";
+import { fluxCrds } from "../api/flux-crds.js";
 import type { KubeObject } from "../kube/object.js";
 
 export const DEFAULT_IMAGE = "ghcr.io/flotilla-dev/flotilla";
@@ -39,9 +37,7 @@ export function installManifests(o: InstallOptions): KubeObject[] {
       : []),
   ];
   return [
-    ...[gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd()].map(
-      (c) => c as unknown as KubeObject,
-    ),
+    ...fluxCrds(),
     { apiVersion: "v1", kind: "Namespace", metadata: { name: o.namespace, labels } },
     { apiVersion: "v1", kind: "ServiceAccount", metadata: meta("flotilla-controller") },
     {

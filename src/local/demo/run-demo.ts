@@ -4,9 +4,9 @@
 // applies into that tenant's hosted control plane through its Kamaji admin kubeconfig Secret. Then
 // a commit rolls out, and hand-made drift in a tenant is put back.
 import { randomBytes } from "node:crypto";
-import { kustomizationCrd } from "../../api/kustomize/kustomization.js";
-import { gitRepositoryCrd } from "../../api/source/git-repository.js";
-import { helmChartCrd, helmRepositoryCrd } from "../../api/source/helm.js";
+import { fluxCrds } from "../../api/flux-crds.js";
+import { KUSTOMIZE_GROUP } from "../../api/kustomize/kustomization.js";
+import { SOURCE_GROUP } from "../../api/source/git-repository.js";
 import { startManager } from "../../controllers/manager.js";
 import { Cluster } from "../../kube/cluster.js";
 import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
@@ -49,7 +49,7 @@ export interface DemoResult {
 
 const FIELD_MANAGER = "flotilla-demo";
 export const DEMO_LABEL = { "flotilla.dev/demo": "true" };
-const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
+const G = { source: SOURCE_GROUP, ks: KUSTOMIZE_GROUP };
 const ns = TENANTS_NAMESPACE;
 const gitRepoPath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/fleet`;
 export const demoKsName = (tenant: string) => `${tenant}-apps`;
@@ -71,8 +71,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     view.step(`Git: ${repo.url} (basic auth), commit ${sha.slice(0, 7)} with apps/podinfo and clusters/{${names}}`);
 
     // The objects first, then the controllers: on a re-run they never see the last run's dead Git URL.
-    for (const crd of [gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd()])
-      await mgmt.apply(crd as unknown as KubeObject, FIELD_MANAGER, { force: true });
+    for (const crd of fluxCrds()) await mgmt.apply(crd, FIELD_MANAGER, { force: true });
     await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 30_000);
     for (const obj of desiredObjects(repo.url, password, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
