@@ -4,6 +4,7 @@
 // old field names with v1 semantics.
 import type { KubeObject } from "../../kube/object.js";
 import type { Condition } from "../../runtime/conditions.js";
+import type { Snapshot } from "../history.js";
 import type { Inventory } from "../../ssa/inventory.js";
 import { AGE_COLUMN, arr, condition, crdFor, type KindDefinition, obj, open, READY_COLUMNS, str } from "../crd.js";
 
@@ -21,6 +22,7 @@ export interface KustomizationSpec {
   retryInterval?: string;
   timeout?: string;
   prune: boolean;
+  deletionPolicy?: "MirrorPrune" | "Delete" | "WaitForTermination" | "Orphan";
   wait?: boolean;
   force?: boolean;
   suspend?: boolean;
@@ -53,6 +55,7 @@ export interface KustomizationStatus {
   lastAttemptedRevision?: string;
   lastHandledReconcileAt?: string;
   inventory?: Inventory;
+  history?: Snapshot[];
 }
 
 export type Kustomization = KubeObject & { spec: KustomizationSpec; status?: KustomizationStatus };

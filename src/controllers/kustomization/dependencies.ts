@@ -1,0 +1,45 @@
+// dependsOn, as Flux judges it: a dependency is ready when it exists, has observed its latest
+// generation, is Ready=True and — when it shares our source — has applied the revision we are about
+// to apply, so infrastructure and tenants from one commit roll forward in order.
+import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import { isTrue, READY } from "../../runtime/conditions.js";
+import type { SourceFetcher } from "../../sources/consumer.js";
+import { ReconcileFailure } from "./failure.js";
+
+export const kustomizationPath = (ns: string, name: string) =>
+  `/apis/${KUSTOMIZE_GROUP}/v1/namespaces/${ns}/kustomizations/${name}`;
+
+export async function checkDependencies(cluster: Cluster, sources: SourceFetcher, ks: Kustomization): Promise<void> {
+  for (const dep of ks.spec.dependsOn ?? []) {
+    const ns = dep.namespace ?? ks.metadata.namespace!;
+    const notReady = new ReconcileFailure("DependencyNotReady", `dependency '${ns}/${dep.name}' is not ready`);
+    let other: Kustomization;
+    try {
+      other = await cluster.client.get<Kustomization>(kustomizationPath(ns, dep.name));
+    } catch (err) {
+      if (err instanceof NotFoundError) throw notReady;
+      throw err;
+    }
+    if (other.status?.observedGeneration !== other.metadata.generation || !isTrue(other.status?.conditions, READY))
+      throw notReady;
+    const sameSource =
+      other.spec.sourceRef.kind === ks.spec.sourceRef.kind &&
+      other.spec.sourceRef.name === ks.spec.sourceRef.name &&
+      (other.spec.sourceRef.namespace ?? ns) === (ks.spec.sourceRef.namespace ?? ks.metadata.namespace);
+    if (
+      sameSource &&
+      ks.status?.lastAttemptedRevision &&
+      other.status?.lastAppliedRevision !== ks.status.lastAttemptedRevision
+    ) {
+      const source = await sources
+        .artifactOf(
+          { kind: ks.spec.sourceRef.kind, name: ks.spec.sourceRef.name, namespace: ks.spec.sourceRef.namespace },
+          ks.metadata.namespace!,
+        )
+        .catch(() => undefined);
+      if (source && other.status?.lastAppliedRevision !== source.revision) throw notReady;
+    }
+  }
+}

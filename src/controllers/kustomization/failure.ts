@@ -1,0 +1,20 @@
+// A reconcile that ends not Ready: the Flux reason that goes into the Ready condition, and whether
+// retrying cannot help until the object changes (Stalled).
+export class ReconcileFailure extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+    readonly stalled = false,
+  ) {
+    super(message);
+    this.name = "ReconcileFailure";
+  }
+}
+
+/** The kubeconfig Secret of a remote cluster is gone: during deletion that means the cluster is gone too. */
+export class KubeconfigSecretNotFound extends ReconcileFailure {
+  constructor(readonly secret: string) {
+    super("ReconciliationFailed", `failed to get kubeconfig secret '${secret}': not found`);
+    this.name = "KubeconfigSecretNotFound";
+  }
+}

@@ -1,0 +1,50 @@
+// Health after apply: with spec.wait every applied object, else spec.healthChecks; the Healthy
+// condition says which way it went (the message names what is not ready and why).
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { type Condition, setCondition } from "../../runtime/conditions.js";
+import { type ChangeSetEntry, waitForSet } from "../../ssa/index.js";
+import { ReconcileFailure } from "./failure.js";
+import { reconcileTimeoutMs } from "./timing.js";
+
+/** Returns the conditions with Healthy set, or throws HealthCheckFailed carrying them. */
+export async function checkHealth(
+  ks: Kustomization,
+  target: Cluster,
+  changeSet: ChangeSetEntry[],
+  conditions: Condition[],
+): Promise<Condition[]> {
+  const spec = ks.spec;
+  const refs = spec.wait
+    ? changeSet.map((e) => ({
+        apiVersion: e.group ? `${e.group}/${e.version}` : e.version,
+        kind: e.kind,
+        metadata: { name: e.name, namespace: e.namespace || undefined },
+      }))
+    : (spec.healthChecks ?? []).map((h) => ({
+        apiVersion: h.apiVersion ?? "apps/v1",
+        kind: h.kind,
+        metadata: { name: h.name, namespace: h.namespace ?? ks.metadata.namespace },
+      }));
+  if (!refs.length) return conditions;
+  const mark = { type: "Healthy", observedGeneration: ks.metadata.generation };
+  try {
+    await waitForSet(target, refs, { timeoutMs: reconcileTimeoutMs(spec), intervalMs: 2000 });
+    return setCondition(conditions, { ...mark, status: "True", reason: "Succeeded", message: "Health check passed" });
+  } catch (err) {
+    const message = (err as Error).message;
+    throw new HealthCheckFailure(
+      `health check failed: ${message}`,
+      setCondition(conditions, { ...mark, status: "False", reason: "HealthCheckFailed", message }),
+    );
+  }
+}
+
+export class HealthCheckFailure extends ReconcileFailure {
+  constructor(
+    message: string,
+    readonly conditions: Condition[],
+  ) {
+    super("HealthCheckFailed", message);
+  }
+}

@@ -1,0 +1,46 @@
+// Where a Kustomization applies: this cluster, or the one in its kubeConfig Secret (re-read every
+// reconcile, so rotated credentials are picked up), as its service account there if it has one.
+// Flux looks the kubeconfig up by key, else "value", else "value.yaml".
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
+import { KubeconfigSecretNotFound, ReconcileFailure } from "./failure.js";
+
+export async function targetCluster(
+  local: Cluster,
+  ks: Kustomization,
+  defaultServiceAccount: string | undefined,
+): Promise<Cluster> {
+  let target = local;
+  const ref = ks.spec.kubeConfig?.secretRef;
+  if (ref) {
+    const id = `${ks.metadata.namespace}/${ref.name}`;
+    let secret: { data?: Record<string, string> };
+    try {
+      secret = await local.client.get(`/api/v1/namespaces/${ks.metadata.namespace}/secrets/${ref.name}`);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new KubeconfigSecretNotFound(id);
+      throw new ReconcileFailure(
+        "ReconciliationFailed",
+        `failed to get kubeconfig secret '${id}': ${(err as Error).message.replace(/^[^:]+: /, "")}`,
+      );
+    }
+    const key = ref.key ?? ["value", "value.yaml"].find((k) => secret.data?.[k]);
+    const data = key ? secret.data?.[key] : undefined;
+    if (!data)
+      throw new ReconcileFailure(
+        "ReconciliationFailed",
+        `kubeconfig secret '${id}' has no key '${ref.key ?? "value"}'`,
+      );
+    try {
+      target = new Cluster(
+        endpointFromKubeconfig(Buffer.from(data, "base64").toString("utf8"), { source: `secret ${id}` }),
+      );
+    } catch (err) {
+      throw new ReconcileFailure("ReconciliationFailed", (err as Error).message, true);
+    }
+  }
+  const sa = ks.spec.serviceAccountName ?? defaultServiceAccount;
+  return sa ? target.asServiceAccount(ks.metadata.namespace!, sa) : target;
+}

@@ -1,0 +1,27 @@
+// postBuild variables: substituteFrom ConfigMaps and Secrets in order, then the inline substitute
+// map on top (Flux's precedence). An optional source that does not exist is skipped.
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import { ReconcileFailure } from "./failure.js";
+
+export async function substitutionVariables(cluster: Cluster, ks: Kustomization): Promise<Record<string, string>> {
+  const vars: Record<string, string> = {};
+  for (const from of ks.spec.postBuild?.substituteFrom ?? []) {
+    const plural = from.kind === "Secret" ? "secrets" : "configmaps";
+    try {
+      const obj = await cluster.client.get<{ data?: Record<string, string> }>(
+        `/api/v1/namespaces/${ks.metadata.namespace}/${plural}/${from.name}`,
+      );
+      for (const [k, v] of Object.entries(obj.data ?? {}))
+        vars[k] = from.kind === "Secret" ? Buffer.from(v, "base64").toString("utf8") : v;
+    } catch (err) {
+      if (!(err instanceof NotFoundError && from.optional))
+        throw new ReconcileFailure(
+          "BuildFailed",
+          `substitute from '${from.kind}/${from.name}' failed: ${(err as Error).message}`,
+        );
+    }
+  }
+  return { ...vars, ...ks.spec.postBuild?.substitute };
+}

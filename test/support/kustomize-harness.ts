@@ -1,0 +1,199 @@
+// What the Kustomization scenario tests share: a platform repository over real git smart-HTTP, an
+// artifact server, the GitRepository and Kustomization controllers in-process against the
+// management plane, a fresh namespace with a GitRepository "platform", and helpers that wait on
+// Flux's status the way a user would read it.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/kustomization.js";
+import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
+import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
+import {
+  type KustomizationControllerOptions,
+  KustomizationReconciler,
+  SOURCE_INDEX,
+  sourceIndex,
+  sourceWatch,
+} from "../../src/controllers/kustomization/reconciler.js";
+import type { Cluster } from "../../src/kube/cluster.js";
+import type { KubeObject } from "../../src/kube/object.js";
+import type { Condition } from "../../src/runtime/conditions.js";
+import { Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { EventRecorder } from "../../src/runtime/events.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { startArtifactServer } from "../../src/sources/artifact/server.js";
+import { Storage } from "../../src/sources/artifact/storage.js";
+import { SourceFetcher } from "../../src/sources/consumer.js";
+import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
+import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "./git-http-server.js";
+
+const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
+
+export const configMap = (name: string, namespace?: string, data: Record<string, string> = { a: "1" }) =>
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    data,
+  });
+
+export interface KustomizeHarness {
+  mgmt: Cluster;
+  ns: string;
+  repo: GitRepoHandle;
+  createKs(name: string, spec: Record<string, unknown>): Promise<void>;
+  getKs(name: string): Promise<Kustomization>;
+  ksPath(name: string): string;
+  waitReady(name: string, timeoutMs?: number): Promise<Kustomization>;
+  /** Not Ready for the current generation (an earlier failure does not count). */
+  waitNotReady(name: string, reason?: string, timeoutMs?: number): Promise<Condition>;
+  reconcileNow(name: string): Promise<void>;
+  /** Commits to the platform repository and waits until the GitRepository has that commit. */
+  commit(files: Record<string, string | null>, message: string): Promise<void>;
+  /** Copies a plane's Kamaji-style admin kubeconfig Secret into the test namespace. */
+  copyAdminKubeconfig(tenant: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startKustomizeHarness(
+  options: KustomizationControllerOptions & { prefix?: string } = {},
+): Promise<KustomizeHarness> {
+  const mgmt = planeCluster("management");
+  const log = createLogger({ level: "error", write: () => {} });
+  for (const crd of [gitRepositoryCrd(), kustomizationCrd()])
+    await mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
+  await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 10_000);
+  await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 10_000);
+  const ns = await testNamespace(mgmt.client, options.prefix ?? "ks");
+  const git: GitHttpServer = await startGitHttpServer();
+  const repo = await git.createRepo("platform");
+  await repo.commit({ "README.md": "platform\n" }, "init");
+  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
+  const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
+  (storage as { baseUrl: string }).baseUrl = artifacts.url;
+  const events = new EventRecorder(mgmt.client, "kustomize-controller", log);
+  const fetcher = new SourceFetcher(mgmt.client, mkdtempSync(join(tmpdir(), "flotilla-sources-")));
+  const controllers = [
+    new Controller({
+      name: "gitrepository",
+      kind: { group: G.source, version: "v1", kind: "GitRepository" },
+      cluster: mgmt,
+      log,
+      reconciler: new GitRepositoryReconciler(mgmt, storage, events),
+    }),
+    new Controller({
+      name: "kustomization",
+      kind: { group: G.ks, version: "v1", kind: "Kustomization" },
+      cluster: mgmt,
+      log,
+      concurrency: 4,
+      reconciler: new KustomizationReconciler(mgmt, fetcher, events, { requeueDependencyMs: 1000, ...options }),
+      watches: [sourceWatch("GitRepository")],
+    }),
+  ];
+  controllers[1]!.informer.addIndex(SOURCE_INDEX, sourceIndex);
+  for (const c of controllers) await c.start();
+  const sourcePath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/platform`;
+  await mgmt.client.create(`/apis/${G.source}/v1/namespaces/${ns}/gitrepositories`, {
+    apiVersion: `${G.source}/v1`,
+    kind: "GitRepository",
+    metadata: { name: "platform", namespace: ns },
+    spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
+  });
+
+  const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations/${name}`;
+  const getKs = (name: string) => mgmt.client.get<Kustomization>(ksPath(name));
+  const readyOf = (k: Kustomization) => k.status?.conditions?.find((c) => c.type === "Ready");
+  const harness: KustomizeHarness = {
+    mgmt,
+    ns,
+    repo,
+    ksPath,
+    getKs,
+    async createKs(name, spec) {
+      await mgmt.client.create(`/apis/${G.ks}/v1/namespaces/${ns}/kustomizations`, {
+        apiVersion: `${G.ks}/v1`,
+        kind: "Kustomization",
+        metadata: { name, namespace: ns },
+        spec: { interval: "10m", prune: true, sourceRef: { kind: "GitRepository", name: "platform" }, ...spec },
+      });
+    },
+    waitReady: (name, timeoutMs = 60_000) =>
+      eventually(
+        `Kustomization ${ns}/${name} Ready`,
+        async () => {
+          const k = await getKs(name);
+          return readyOf(k)?.status === "True" && k.status?.observedGeneration === k.metadata.generation
+            ? k
+            : undefined;
+        },
+        timeoutMs,
+      ),
+    waitNotReady: (name, reason, timeoutMs = 60_000) =>
+      eventually(
+        `Kustomization ${ns}/${name} not Ready${reason ? ` (${reason})` : ""}`,
+        async () => {
+          const k = await getKs(name);
+          const c = readyOf(k);
+          return c?.status === "False" &&
+            c.observedGeneration === k.metadata.generation &&
+            (!reason || c.reason === reason)
+            ? c
+            : undefined;
+        },
+        timeoutMs,
+      ),
+    async reconcileNow(name) {
+      const at = new Date().toISOString();
+      await mgmt.client.patch(ksPath(name), "merge", { metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } } });
+      await eventually(
+        "the requested reconcile",
+        async () => (await getKs(name)).status?.lastHandledReconcileAt === at,
+      );
+    },
+    async commit(files, message) {
+      await repo.commit(files, message);
+      const head = await repo.head();
+      await mgmt.client.patch(sourcePath, "merge", {
+        metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: new Date().toISOString() } },
+      });
+      await eventually("the source at the new commit", async () => {
+        const gr = await mgmt.client.get<{ status?: { artifact?: { revision: string } } }>(sourcePath);
+        return gr.status?.artifact?.revision === `main@sha1:${head}`;
+      });
+    },
+    async copyAdminKubeconfig(tenant) {
+      const name = `${tenant}-admin-kubeconfig`;
+      const secret = await mgmt.client.get<{ data: Record<string, string> }>(
+        `/api/v1/namespaces/tenants/secrets/${name}`,
+      );
+      await mgmt.client.create(`/api/v1/namespaces/${ns}/secrets`, {
+        metadata: { name },
+        data: { "admin.conf": secret.data["admin.conf"]! },
+      });
+      return name;
+    },
+    async stop() {
+      // Let the controller finalize what the test left, so the namespace can go.
+      const list = await mgmt.client.get<{ items: Kustomization[] }>(
+        `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations`,
+      );
+      for (const k of list.items) {
+        await mgmt.client
+          .patch(ksPath(k.metadata.name), "merge", { spec: { deletionPolicy: "Orphan" } })
+          .catch(() => {});
+        await mgmt.client.delete(ksPath(k.metadata.name)).catch(() => {});
+      }
+      await eventually(
+        "the test's Kustomizations to be finalized",
+        async () =>
+          (await mgmt.client.get<{ items: unknown[] }>(`/apis/${G.ks}/v1/namespaces/${ns}/kustomizations`)).items
+            .length === 0,
+        30_000,
+      ).catch(() => {});
+      for (const c of controllers) await c.stop();
+      await Promise.all([git.close(), artifacts.close()]);
+    },
+  };
+  return harness;
+}
