@@ -1,5 +1,5 @@
 // `flotilla local restart PLANE`: stop and start one component of a plane with the same arguments —
-// to test how controllers and watches ride out an apiserver restart (etcd keeps the state).
+// to test how controllers and watches ride out an apiserver restart or outage (etcd keeps the state).
 import { KubeClient } from "../kube/client.js";
 import { endpointFromKubeconfigFile } from "../kube/kubeconfig.js";
 import { isApiserverReady, waitFor } from "./bootstrap.js";
@@ -8,23 +8,20 @@ import { FleetNotFoundError, InvalidFleetOptionError, PlaneStartError } from "./
 import { readFleetState, writeFleetState } from "./fleet-state.js";
 import { spawnDaemon, tailLog, terminate } from "./processes.js";
 
-export async function restartComponent(
+/** Stops one component of a plane (the fleet state keeps its command line for startComponent). */
+export async function stopComponent(dir: string, planeName: string, component: ComponentName = "kube-apiserver") {
+  const { proc } = findComponent(dir, planeName, component);
+  await terminate([proc]);
+}
+
+/** Starts a stopped component again with the same arguments; for an apiserver, waits until it is ready. */
+export async function startComponent(
   dir: string,
   planeName: string,
   component: ComponentName = "kube-apiserver",
   timeoutMs = 60_000,
 ): Promise<void> {
-  const state = readFleetState(dir);
-  if (!state) throw new FleetNotFoundError(`no local fleet in ${dir}`);
-  const plane = state.planes.find((p) => p.name === planeName);
-  if (!plane)
-    throw new InvalidFleetOptionError(
-      `no plane "${planeName}" in the fleet (planes: ${state.planes.map((p) => p.name).join(", ")})`,
-    );
-  const proc = plane.processes.find((p) => p.component === component);
-  if (!proc) throw new InvalidFleetOptionError(`plane ${planeName} has no ${component}`);
-
-  await terminate([proc]);
+  const { state, plane, proc } = findComponent(dir, planeName, component);
   proc.pid = await spawnDaemon({ command: proc.command, args: proc.args, logFile: proc.logFile });
   writeFleetState(dir, state);
   if (component !== "kube-apiserver") return;
@@ -39,4 +36,27 @@ export async function restartComponent(
       );
     },
   );
+}
+
+export async function restartComponent(
+  dir: string,
+  planeName: string,
+  component: ComponentName = "kube-apiserver",
+  timeoutMs = 60_000,
+): Promise<void> {
+  await stopComponent(dir, planeName, component);
+  await startComponent(dir, planeName, component, timeoutMs);
+}
+
+function findComponent(dir: string, planeName: string, component: ComponentName) {
+  const state = readFleetState(dir);
+  if (!state) throw new FleetNotFoundError(`no local fleet in ${dir}`);
+  const plane = state.planes.find((p) => p.name === planeName);
+  if (!plane)
+    throw new InvalidFleetOptionError(
+      `no plane "${planeName}" in the fleet (planes: ${state.planes.map((p) => p.name).join(", ")})`,
+    );
+  const proc = plane.processes.find((p) => p.component === component);
+  if (!proc) throw new InvalidFleetOptionError(`plane ${planeName} has no ${component}`);
+  return { state, plane, proc };
 }

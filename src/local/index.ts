@@ -12,6 +12,6 @@ export {
   upFleet,
   validateTenantCount,
 } from "./fleet-up.js";
-export { restartComponent } from "./fleet-restart.js";
+export { restartComponent, startComponent, stopComponent } from "./fleet-restart.js";
 export { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "./kamaji.js";
 export { ensureToolchain, locateToolchain, type Toolchain } from "./toolchain.js";
