@@ -187,7 +187,7 @@ export class KustomizationReconciler implements Reconciler {
     try {
       changeSet = await manager.apply(objects);
     } catch (err) {
-      throw new ReconcileFailure("ReconciliationFailed", (err as Error).message);
+      throw new ReconcileFailure("ReconciliationFailed", `${(err as Error).message}${this.impersonationHint(ks, err)}`);
     }
     const applied = inventoryFromChangeSet(changeSet);
     attempt.inventory = applied;
@@ -245,6 +245,13 @@ export class KustomizationReconciler implements Reconciler {
       ...mark,
     });
     await this.patchStatus(path, { lastAttemptedRevision: attempt.revision, conditions: attempt.conditions });
+  }
+
+  /** A Forbidden under the defaulted service account says where that identity came from. */
+  private impersonationHint(ks: Kustomization, err: unknown): string {
+    const sa = this.options.defaultServiceAccount;
+    if (ks.spec.serviceAccountName || !sa || !/forbidden/i.test((err as Error).message)) return "";
+    return ` (no spec.serviceAccountName: impersonating '${ks.metadata.namespace}/${sa}' set by --default-service-account; name a service account allowed to apply these objects)`;
   }
 
   private history(ks: Kustomization, attempt: Attempt, status: string, started: number) {
