@@ -56,6 +56,7 @@ export async function eventually<T>(
   what: string,
   fn: () => Promise<T | undefined | false>,
   timeoutMs = 60_000,
+  intervalMs = 250,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -66,7 +67,7 @@ export async function eventually<T>(
     } catch (err) {
       last = err;
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
 }
