@@ -85,23 +85,21 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     const events = new EventRecorder(cluster.client, "flotilla-controller", o.log);
     const common = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
     const kind = (group: string, k: string) => ({ group, version: "v1", kind: k });
+    const fetcher = new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache"));
     const ks = new Controller({
       ...common,
       name: "kustomization",
       kind: kind(GROUPS.ks, "Kustomization"),
       watches: [sourceWatch("GitRepository")],
-      reconciler: new KustomizationReconciler(
-        cluster,
-        new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache")),
-        events,
-        {
-          noCrossNamespaceRefs: o.noCrossNamespaceRefs,
-          defaultServiceAccount: o.defaultServiceAccount,
-          requeueDependencyMs: o.requeueDependencyMs,
-        },
-      ),
+      reconciler: new KustomizationReconciler(cluster, fetcher, events, {
+        noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+        defaultServiceAccount: o.defaultServiceAccount,
+        requeueDependencyMs: o.requeueDependencyMs,
+      }),
     });
     ks.informer.addIndex(SOURCE_INDEX, sourceIndex);
+    // Sources are read from the informer that watches them, as controller-runtime's cached client does.
+    fetcher.useCache((k, name, ns) => ks.cachedWatched(GROUPS.source, k, name, ns));
     controllers = [
       new Controller({
         ...common,

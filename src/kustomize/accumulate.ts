@@ -20,6 +20,8 @@ export interface BuildContext {
   extraReferrals?: Referral[];
   /** Build a directory without kustomization file from all its manifests (Flux's behaviour). */
   generateMissing?: boolean;
+  /** The top directory's kustomization, given in memory instead of read from its file. */
+  topKustomization?: Kustomization;
 }
 
 /** An ordered set of resources that refuses two objects with the same id. */
@@ -73,6 +75,9 @@ export function readResourceFile(path: string, loader: Loader, display: string):
 }
 
 export function loadKustomization(dir: string, ctx: BuildContext): { file: string; display: string; k: Kustomization } {
+  if (dir === ctx.top && ctx.topKustomization) {
+    return { file: join(dir, "kustomization.yaml"), display: "kustomization.yaml", k: ctx.topKustomization };
+  }
   const file = findKustomizationFile(dir);
   if (!file && ctx.generateMissing && dir === ctx.top) {
     return {

@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import { accumulate, type BuildContext, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
+import type { Kustomization } from "./kustomization-file.js";
 import { Loader, type LoaderOptions } from "./loader.js";
 import { nameOf, type Resource } from "./resource.js";
 import { rename } from "./transformers/rename.js";
@@ -13,6 +14,11 @@ import { toYaml } from "./yaml/emit.js";
 export interface BuildOptions extends LoaderOptions {
   /** Without a kustomization file, build all manifests below the directory (Flux's behaviour). */
   generateKustomization?: boolean;
+  /**
+   * Use this kustomization for `dir` instead of its file: Flux extends the kustomization at
+   * spec.path with the Kustomization's fields, and a shared read-only artifact stays untouched.
+   */
+  kustomization?: Kustomization;
 }
 
 function addHashes(resources: Resource[]): void {
@@ -25,7 +31,11 @@ function addHashes(resources: Resource[]): void {
 
 export function buildResources(dir: string, options: BuildOptions = {}): Resource[] {
   const top = resolve(dir);
-  const ctx: BuildContext = { top, generateMissing: options.generateKustomization };
+  const ctx: BuildContext = {
+    top,
+    generateMissing: options.generateKustomization,
+    topKustomization: options.kustomization,
+  };
   const resmap = accumulate(new Loader(top, options), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);

@@ -19,6 +19,11 @@ export interface Request {
 export interface ReconcileContext {
   log: Logger;
   reconcileID: string;
+  /**
+   * The object as the controller's informer holds it when the work began (controller-runtime's
+   * cached read). It may lag behind the reconciler's own last write; see freshest().
+   */
+  cached?: KubeObject;
 }
 
 export interface Result {
@@ -78,6 +83,7 @@ export class Controller {
   readonly queue = new WorkQueue();
   readonly informer: Informer;
   private readonly watched: Informer[] = [];
+  private readonly watchedByKind = new Map<string, Informer>();
   private workers: Promise<void>[] = [];
 
   constructor(readonly options: ControllerOptions) {
@@ -101,7 +107,14 @@ export class Controller {
       };
       informer.addHandlers({ add: enqueue, update: (o, n) => (!w.predicate || w.predicate(o, n)) && enqueue(n) });
       this.watched.push(informer);
+      this.watchedByKind.set(`${w.kind.group}/${w.kind.kind}`, informer);
     }
+  }
+
+  /** A watched object as its informer holds it (undefined when not cached or not watched). */
+  cachedWatched(group: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
+    const informer = this.watchedByKind.get(`${group}/${kind}`);
+    return informer?.hasSynced() ? informer.get(name, namespace) : undefined;
   }
 
   async start(): Promise<void> {
@@ -128,7 +141,8 @@ export class Controller {
       const started = performance.now();
       let outcome = "success";
       try {
-        const result = await reconciler.reconcile({ namespace, name: objName }, { log, reconcileID });
+        const cached = this.informer.get(objName, namespace || undefined);
+        const result = await reconciler.reconcile({ namespace, name: objName }, { log, reconcileID, cached });
         this.queue.forget(key);
         if (result?.requeueAfterMs) this.queue.addAfter(key, withJitter(result.requeueAfterMs, this.options.jitterPct));
       } catch (err) {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { dirname, join, normalize, sep } from "node:path";
 import type { KubeClient } from "../kube/client.js";
 import { NotFoundError } from "../kube/errors.js";
+import type { KubeObject } from "../kube/object.js";
 import type { Artifact } from "./artifact/storage.js";
 import { readTarball } from "./artifact/tarball.js";
 
@@ -42,7 +43,12 @@ export interface FetchedSource {
   dir: string;
 }
 
+/** A cached read of a source object (an informer's), tried before a GET. */
+export type SourceLookup = (kind: string, name: string, namespace: string) => KubeObject | undefined;
+
 export class SourceFetcher {
+  private lookup?: SourceLookup;
+
   constructor(
     private readonly client: KubeClient,
     private readonly cacheDir: string,
@@ -50,17 +56,26 @@ export class SourceFetcher {
     mkdirSync(cacheDir, { recursive: true });
   }
 
+  /** Read sources from a cache (the consumer controller's source informers) instead of the API. */
+  useCache(lookup: SourceLookup): void {
+    this.lookup = lookup;
+  }
+
   async artifactOf(ref: SourceRef, defaultNamespace: string): Promise<Artifact> {
     const ns = ref.namespace ?? defaultNamespace;
     const id = `${ref.kind}/${ns}/${ref.name}`;
     const plural = PLURALS[ref.kind];
     if (!plural) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
-    let obj: { status?: { artifact?: Artifact } };
-    try {
-      obj = await this.client.get(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new SourceNotFoundError(`Source '${id}' not found`);
-      throw err;
+    type Source = { status?: { artifact?: Artifact } };
+    let obj = this.lookup?.(ref.kind, ref.name, ns) as Source | undefined;
+    // Not in the cache (not watched, not synced, or really missing): ask the API.
+    if (!obj) {
+      try {
+        obj = await this.client.get<Source>(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
+      } catch (err) {
+        if (err instanceof NotFoundError) throw new SourceNotFoundError(`Source '${id}' not found`);
+        throw err;
+      }
     }
     if (!obj.status?.artifact?.url) throw new ArtifactNotReadyError(`Source artifact not found for '${id}'`);
     return obj.status.artifact;

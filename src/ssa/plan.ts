@@ -27,6 +27,8 @@ export interface PlanContext {
   newNamespaces: Set<string>;
   /** Live objects prefetched by LIST (null: known not to exist); others are read with GET. */
   liveCache: Map<string, KubeObject | null>;
+  /** Objects the previous apply did not record: dry-run before any GET (see ResourceManagerOptions). */
+  presumedNew?: (o: KubeObject) => boolean;
 }
 
 export const liveKey = (o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }) =>
@@ -83,6 +85,14 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
     return { desired, action: "created", deferred: true };
   }
 
+  const policy = ssaPolicy(desired);
+  const skipByDesired = reconcileDisabled(desired) || policy === "Ignore";
+  if (!skipByDesired && ctx.presumedNew?.(desired) && !ctx.liveCache.has(liveKey(desired))) {
+    // One request when it really is new; if it exists after all, take the full path below.
+    const dryRun = await cluster.apply(desired, ctx.fieldManager, { force: true, dryRun: true }).catch(() => undefined);
+    if (dryRun && !dryRun.metadata.resourceVersion) return { desired, action: "created" };
+  }
+
   let live: KubeObject | undefined;
   const cached = ctx.liveCache.get(liveKey(desired));
   if (cached !== undefined) live = cached ?? undefined;
@@ -96,8 +106,7 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
     }
   }
 
-  const policy = ssaPolicy(desired);
-  if (reconcileDisabled(desired) || reconcileDisabled(live) || policy === "Ignore" || ssaPolicy(live) === "Ignore") {
+  if (skipByDesired || reconcileDisabled(live) || ssaPolicy(live) === "Ignore") {
     return { desired, live, action: "skipped" };
   }
   if (policy === "IfNotPresent" && live) return { desired, live, action: "skipped" };

@@ -75,6 +75,33 @@ describe("resource manager apply", () => {
     await cluster.delete(crd);
   });
 
+  it("with a previous inventory, dry-runs objects it does not list without reading them first, and still honours a live object's reconcile: disabled", async () => {
+    const ns = await testNamespace(cluster.client, "presumed");
+    // Exists already, not in the inventory, and marked by someone as not to be reconciled.
+    await cluster.apply(
+      configMap(ns, "hands-off", { a: "mine" }, { "kustomize.toolkit.fluxcd.io/reconcile": "disabled" }),
+      "kubectl",
+      {},
+    );
+    const before = { ...Object.fromEntries(requestCounts) };
+    const sent = (k: string) => (requestCounts.get(k) ?? 0) - (before[k] ?? 0);
+    const changes = await manager({ previousInventory: { entries: [] } }).apply([
+      configMap(ns, "fresh-1", { a: "1" }),
+      configMap(ns, "fresh-2", { a: "2" }),
+      configMap(ns, "hands-off", { a: "theirs" }),
+    ]);
+    expect(formatChangeSet(changes)).toBe(
+      [`ConfigMap/${ns}/fresh-1 created`, `ConfigMap/${ns}/fresh-2 created`, `ConfigMap/${ns}/hands-off skipped`].join(
+        "\n",
+      ),
+    );
+    // Only the object that turned out to exist was read; new ones cost one dry-run and one apply.
+    expect(sent("GET")).toBe(1);
+    expect(sent("PATCH dryRun")).toBe(3);
+    expect(sent("PATCH")).toBe(2);
+    expect((await cluster.get(configMap(ns, "hands-off")))?.data).toEqual({ a: "mine" });
+  });
+
   it("writes nothing when any object fails the dry-run, and lists every failing object with the API's message", async () => {
     const ns = await testNamespace(cluster.client, "atomic");
     const bad1: KubeObject = {

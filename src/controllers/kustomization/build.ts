@@ -1,18 +1,13 @@
-// Building what a Kustomization applies, as kustomize-controller does: copy the artifact, extend the
+// Building what a Kustomization applies, as kustomize-controller does: extend the
 // kustomization at spec.path with the spec's fields (or generate one from the plain manifests), build
 // natively, then substitute postBuild variables.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../kube/object.js";
 import { buildResources } from "../../kustomize/build.js";
 import { generateKustomization } from "../../kustomize/generate-kustomization.js";
-import {
-  findKustomizationFile,
-  KUSTOMIZATION_FILE_NAMES,
-  type Kustomization,
-  parseKustomization,
-} from "../../kustomize/kustomization-file.js";
+import { findKustomizationFile, type Kustomization, parseKustomization } from "../../kustomize/kustomization-file.js";
 import { substituteObjects } from "./substitute.js";
 
 export class PathNotFoundError extends Error {
@@ -21,8 +16,8 @@ export class PathNotFoundError extends Error {
 
 const asPatchText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
-/** Writes the kustomization Flux would generate at `dir` for this spec. */
-export function extendKustomization(dir: string, spec: KustomizationSpec): void {
+/** The kustomization Flux would generate at `dir` for this spec (kept in memory). */
+export function extendKustomization(dir: string, spec: KustomizationSpec): Kustomization {
   const file = findKustomizationFile(dir);
   const k: Kustomization = file
     ? parseKustomization(readFileSync(file, "utf8"), relative(dir, file))
@@ -42,23 +37,26 @@ export function extendKustomization(dir: string, spec: KustomizationSpec): void 
     k.labels = [...(k.labels ?? []), { pairs: spec.commonMetadata.labels, includeSelectors: false }];
   if (spec.commonMetadata?.annotations)
     k.commonAnnotations = { ...k.commonAnnotations, ...spec.commonMetadata.annotations };
-  for (const name of KUSTOMIZATION_FILE_NAMES) rmSync(join(dir, name), { force: true });
-  writeFileSync(join(dir, "kustomization.yaml"), `${JSON.stringify(k, null, 2)}\n`);
+  return k;
 }
 
+/**
+ * Builds spec.path of an unpacked artifact without copying or changing it: the artifact directory is
+ * shared by every Kustomization of that revision (copying a 4000-file repository per reconcile
+ * dominated a 1000-Kustomization run), so the extended kustomization is handed to the build in memory.
+ */
 export function buildKustomizationObjects(
   artifactDir: string,
   spec: KustomizationSpec,
-  workDir: string,
   vars: Record<string, string>,
 ): KubeObject[] {
-  cpSync(artifactDir, workDir, { recursive: true });
+  const root = resolve(artifactDir);
   const path = spec.path ?? "./";
-  const dir = resolve(workDir, path);
-  if ((dir !== workDir && !dir.startsWith(workDir + sep)) || !existsSync(dir)) {
+  const dir = resolve(root, path);
+  if ((dir !== root && !dir.startsWith(root + sep)) || !existsSync(dir)) {
     throw new PathNotFoundError(`kustomization path not found: stat ${path}: no such file or directory`);
   }
-  extendKustomization(dir, spec);
-  const objects = buildResources(dir).map((r) => r.obj as unknown as KubeObject);
+  const kustomization = extendKustomization(dir, spec);
+  const objects = buildResources(dir, { kustomization }).map((r) => r.obj as unknown as KubeObject);
   return substituteObjects(objects, vars);
 }

@@ -1,0 +1,269 @@
+#!/usr/bin/env node
+// Benchmark: N Kustomizations (Flux's flux-benchmark shape: each a small app — Deployment with 0
+// replicas, ServiceAccount, Service, ConfigMap — from one GitRepository into the management plane),
+// reconciled by the real `flotilla controller` process (source + Kustomization controllers, Flux's
+// default client limits 50 QPS / burst 300, --concurrent 20 as Flux's run). Measures the time from
+// creating the Kustomizations to all Ready, and the controller's peak RSS and CPU time.
+// Anchor (not run here): Flux v2.9.0 on a 16-core runner, kustomize-controller at 2 CPU,
+// concurrency 20 — 100: 26 s / 134 MiB, 500: 2m0s / 183 MiB, 1000: 4m13s / 223 MiB.
+//
+// usage: node bench/kustomizations.bench.mjs [--counts 100,500,1000] [--concurrent 20]
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { performance } from "node:perf_hooks";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+
+const argOf = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const COUNTS = argOf("counts", "100,500,1000").split(",").map(Number);
+const CONCURRENT = Number(argOf("concurrent", "20"));
+const QPS = argOf("kube-api-qps", "50");
+const BURST = argOf("kube-api-burst", "300");
+const MiB = 1024 * 1024;
+const NS = "apps";
+
+const { upFleet, downFleet } = await import("../dist/local/index.js");
+const { startGitHttpServer } = await import("../dist/local/git-http-server.js");
+const { KubeClient, setDefaultRateLimit } = await import("../dist/kube/client.js");
+const { endpointFromKubeconfigFile } = await import("../dist/kube/kubeconfig.js");
+
+// The benchmark's own client must not be what limits the run.
+setDefaultRateLimit({ qps: 1000, burst: 2000 });
+
+function appFiles(i) {
+  const name = `app-${i}`;
+  const doc = (o) => `${JSON.stringify(o)}\n`;
+  return {
+    [`apps/${name}/configmap.yaml`]: doc({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name },
+      data: { index: String(i) },
+    }),
+    [`apps/${name}/serviceaccount.yaml`]: doc({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name } }),
+    [`apps/${name}/service.yaml`]: doc({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name },
+      spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }] },
+    }),
+    [`apps/${name}/deployment.yaml`]: doc({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { serviceAccountName: name, containers: [{ name: "app", image: "nginx:1.27" }] },
+        },
+      },
+    }),
+  };
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const procStatus = (pid, field) => {
+  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"));
+  return m ? Number(m[1]) * 1024 : 0;
+};
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (100 Hz)
+};
+
+/** apiserver_request_total by verb and resource, from the apiserver's own /metrics. */
+async function apiserverRequests(client) {
+  const text = await client.get("/metrics");
+  const counts = new Map();
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("apiserver_request_total{")) continue;
+    const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const key = `${labels.verb} ${labels.resource}${labels.subresource ? `/${labels.subresource}` : ""}${labels.dry_run ? " (dry-run)" : ""}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1)));
+  }
+  return counts;
+}
+
+function diffCounts(before, after, n) {
+  return [...after.entries()]
+    .map(([k, v]) => [k, v - (before.get(k) ?? 0)])
+    .filter(([, v]) => v >= n / 2)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k}: ${(v / n).toFixed(1)}`)
+    .join(", ");
+}
+
+const isReady = (o) =>
+  o.status?.observedGeneration === o.metadata.generation &&
+  o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True");
+
+async function until(what, fn, timeoutMs, intervalMs = 1000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fn().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function runOnce(n) {
+  const dir = mkdtempSync(join(tmpdir(), "flotilla-bench-ks-"));
+  const storage = mkdtempSync(join(tmpdir(), "flotilla-bench-ks-storage-"));
+  const fleet = await upFleet({ dir, tenants: 0 });
+  const kubeconfig = fleet.state.planes[0].kubeconfig;
+  const client = new KubeClient(endpointFromKubeconfigFile(kubeconfig));
+  const git = await startGitHttpServer();
+  let child;
+  try {
+    const healthPort = await freePort();
+    const repo = await git.createRepo("apps");
+    let files = {};
+    for (let i = 0; i < n; i++) files = { ...files, ...appFiles(i) };
+    await repo.commit(files, `${n} apps`);
+    await client.create("/api/v1/namespaces", { metadata: { name: NS } });
+    await client.create("/api/v1/namespaces", { metadata: { name: "flux-system" } });
+    child = spawn(
+      process.execPath,
+      [
+        "bin/flotilla.js",
+        "controller",
+        "--kubeconfig",
+        kubeconfig,
+        "--runtime-namespace",
+        "flux-system",
+        "--concurrent",
+        String(CONCURRENT),
+        "--kube-api-qps",
+        QPS,
+        "--kube-api-burst",
+        BURST,
+        "--storage-path",
+        storage,
+        "--storage-addr",
+        `127.0.0.1:${await freePort()}`,
+        "--health-addr",
+        `127.0.0.1:${healthPort}`,
+        "--install-crds",
+        "--log-level",
+        process.env.FLOTILLA_BENCH_LOG_LEVEL ?? "error",
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+    const KS = "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations";
+    const GR = "/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/gitrepositories";
+    await until("the CRDs", () => client.get(KS).then(() => true), 60_000, 250);
+    await client.create(GR, {
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      kind: "GitRepository",
+      metadata: { name: "apps", namespace: "flux-system" },
+      spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
+    });
+    await until("the GitRepository Ready", async () => isReady(await client.get(`${GR}/apps`)), 60_000, 250);
+    const cpuBefore = cpuSeconds(child.pid);
+    // The rest of the cluster shares the same 2 cores: apiserver, etcd, kcm (ReplicaSets, Endpoints).
+    const planeProcs = [
+      ...fleet.state.planes[0].processes.map((p) => [p.component, p.pid]),
+      ["etcd", fleet.state.etcd.process.pid],
+    ];
+    const planeBefore = planeProcs.map(([, pid]) => cpuSeconds(pid));
+    const requestsBefore = await apiserverRequests(client);
+
+    const t0 = performance.now();
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, procStatus(child.pid, "VmRSS"));
+    }, 250);
+    const indices = Array.from({ length: n }, (_, i) => i);
+    for (let at = 0; at < n; at += 50)
+      await Promise.all(
+        indices.slice(at, at + 50).map((i) =>
+          client.create(KS, {
+            apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+            kind: "Kustomization",
+            metadata: { name: `app-${i}`, namespace: "flux-system" },
+            spec: {
+              interval: "60m",
+              retryInterval: "5m",
+              prune: true,
+              path: `./apps/app-${i}`,
+              targetNamespace: NS,
+              sourceRef: { kind: "GitRepository", name: "apps" },
+            },
+          }),
+        ),
+      );
+    const created = (performance.now() - t0) / 1000;
+    let ready = 0;
+    await until(
+      `${n} Kustomizations Ready`,
+      async () => {
+        ready = (await client.get(KS)).items.filter(isReady).length;
+        return ready === n;
+      },
+      30 * 60_000,
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const hwm = procStatus(child.pid, "VmHWM");
+    const cpu = cpuSeconds(child.pid) - cpuBefore;
+    const planeCpu = planeProcs
+      .map(([name, pid], i) => `${name} ${(cpuSeconds(pid) - planeBefore[i]).toFixed(0)} s`)
+      .join(", ");
+    const requests = diffCounts(requestsBefore, await apiserverRequests(client), n);
+    // Mean reconcile time of the Kustomization controller, from its own Prometheus metrics.
+    const metrics = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+    const sumOf = (name) =>
+      metrics
+        .split("\n")
+        .filter((l) => l.startsWith(name) && l.includes('kind="Kustomization"'))
+        .reduce((a, l) => a + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+    const meanReconcile = sumOf("gotk_reconcile_duration_seconds_sum") / sumOf("gotk_reconcile_duration_seconds_count");
+    return { n, seconds, created, peakRss: Math.max(peakRss, hwm), cpu, requests, meanReconcile, planeCpu };
+  } finally {
+    child?.kill("SIGKILL");
+    await git.close();
+    await downFleet(dir).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)}m${(s % 60).toFixed(0)}s` : `${s.toFixed(1)} s`);
+const flux = { 100: ["26 s", 134], 500: ["2m0s", 183], 1000: ["4m13s", 223] };
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}; --concurrent ${CONCURRENT} --kube-api-qps ${QPS} --kube-api-burst ${BURST}`,
+);
+console.log(
+  "| Kustomizations | creation to all Ready | per Kustomization | controller peak RSS | controller CPU | Flux anchor (16-core runner) |",
+);
+console.log(
+  "| -------------- | --------------------- | ----------------- | ------------------- | -------------- | ---------------------------- |",
+);
+const perKs = [];
+for (const n of COUNTS) {
+  const r = await runOnce(n);
+  perKs.push(
+    `${n}: mean reconcile ${(r.meanReconcile * 1000).toFixed(0)} ms; cluster CPU during the run: ${r.planeCpu}; requests: ${r.requests}`,
+  );
+  const anchor = flux[n] ? `${flux[n][0]} / ${flux[n][1]} MiB` : "—";
+  console.log(
+    `| ${n} | ${fmt(r.seconds)} (creates took ${r.created.toFixed(1)} s) | ${((r.seconds * 1000) / n).toFixed(0)} ms | ${Math.round(r.peakRss / MiB)} MiB | ${r.cpu.toFixed(1)} s | ${anchor} |`,
+  );
+}
+console.log(
+  "\napiserver requests per Kustomization (verb resource: count, including the benchmark's own creates and polls):",
+);
+for (const line of perKs) console.log(`- ${line}`);
