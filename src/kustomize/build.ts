@@ -13,6 +13,12 @@ import { toYaml } from "./yaml/emit.js";
 export interface BuildOptions extends LoaderOptions {
   /** Without a kustomization file, build all manifests below the directory (Flux's behaviour). */
   generateKustomization?: boolean;
+  /** Render helmCharts with helm (kustomize's --enable-helm); off by default. */
+  enableHelm?: boolean;
+  /** The helm binary (kustomize's --helm-command); "helm" from PATH by default. */
+  helmCommand?: string;
+  /** Let helm pull charts that are not vendored under chartHome (network); off by default. */
+  helmAllowPull?: boolean;
 }
 
 function addHashes(resources: Resource[]): void {
@@ -26,6 +32,7 @@ function addHashes(resources: Resource[]): void {
 export function buildResources(dir: string, options: BuildOptions = {}): Resource[] {
   const top = resolve(dir);
   const ctx: BuildContext = { top, generateMissing: options.generateKustomization };
+  if (options.enableHelm) ctx.helm = { command: options.helmCommand || "helm", allowPull: options.helmAllowPull };
   const resmap = accumulate(new Loader(top, options), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
