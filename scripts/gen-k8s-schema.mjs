@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Regenerates src/kustomize/schema/k8s-schema.json — the compact table strategic merge and the
-// namespace transformer need — from a real kube-apiserver's OpenAPI v2 and discovery:
+// Regenerates src/kustomize/schema/k8s-schema.json — which kinds are namespaced, for the namespace
+// transformer — from a real kube-apiserver's OpenAPI v2 and discovery:
 //   kinds: "group/version/Kind" → [definition, namespaced (1/0)]
-//   defs:  definition → { field: [ref definition or "", list (1/0), patch merge key, patch strategy] }
+// (Strategic merge keys come from kustomize's own embedded schema: scripts/gen-merge-schema.mjs.)
 // usage: node scripts/gen-k8s-schema.mjs   (starts a one-plane local fleet, or reuses FLOTILLA_FLEET_DIR)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,19 +23,6 @@ try {
   const client = new KubeClient(endpointFromKubeconfigFile(readFleetState(dir).planes[0].kubeconfig));
   const openapi = await client.get("/openapi/v2");
   const version = (await client.get("/version")).gitVersion;
-  const ref = (schema) => (schema?.$ref ? schema.$ref.replace("#/definitions/", "") : "");
-  const defs = {};
-  for (const [name, def] of Object.entries(openapi.definitions)) {
-    const fields = {};
-    for (const [field, p] of Object.entries(def.properties ?? {})) {
-      const isList = p.type === "array";
-      const target = isList ? ref(p.items) : ref(p) || ref(p.additionalProperties);
-      const key = p["x-kubernetes-patch-merge-key"] ?? "";
-      const strategy = p["x-kubernetes-patch-strategy"] ?? "";
-      if (target || key || strategy || isList) fields[field] = [target, isList ? 1 : 0, key, strategy];
-    }
-    if (Object.keys(fields).length) defs[name] = fields;
-  }
   const namespaced = new Map();
   const groups = [{ path: "/api/v1", gv: "v1" }];
   for (const g of (await client.get("/apis")).groups)
@@ -51,9 +38,9 @@ try {
       if (namespaced.has(key)) kinds[key] = [name, namespaced.get(key) ? 1 : 0];
     }
   }
-  const out = { source: `kube-apiserver ${version} /openapi/v2 and discovery`, kinds, defs };
+  const out = { source: `kube-apiserver ${version} /openapi/v2 and discovery`, kinds };
   writeFileSync("src/kustomize/schema/k8s-schema.json", `${JSON.stringify(out)}\n`);
-  console.log(`wrote ${Object.keys(kinds).length} kinds and ${Object.keys(defs).length} definitions from ${version}`);
+  console.log(`wrote ${Object.keys(kinds).length} kinds from ${version}`);
   await closeAllConnections();
 } finally {
   if (started) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Parity harness: builds every case of the kustomize corpus (test/fixtures/kustomize) with the real
 // kustomize binary and with flotilla's native implementation (dist/kustomize/index.js, contract
-// `buildKustomization(dir): Promise<string>` returning exactly what `kustomize build` prints on
-// stdout, throwing on failure), and compares the two byte for byte. A case is identical when both
+// `buildKustomization(dir, options): Promise<string>` returning exactly what `kustomize build` prints
+// on stdout, throwing on failure), and compares the two byte for byte. Cases marked for helm
+// (parity-cases.mjs) are built with helm enabled on both sides, using the pinned helm. A case is identical when both
 // succeed with equal output, or both fail on an `error-` case. Prints one entry per difference (a
 // unified-style diff or the error text), then a final line `N/M identical`; exits 1 when N < M.
 //
@@ -11,7 +12,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { FIXTURES_ROOT, listCases } from "./parity-cases.mjs";
+import { FIXTURES_ROOT, kustomizeArgs, listCases } from "./parity-cases.mjs";
 
 const KUSTOMIZE_CONCURRENCY = 2;
 const KUSTOMIZE_TIMEOUT_MS = 60_000;
@@ -39,17 +40,15 @@ function usage(problem) {
   process.exit(problem ? 2 : 0);
 }
 
-function kustomizeBinary() {
-  const toolsDir = process.env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools");
-  return join(toolsDir, "bin", "kustomize");
-}
+const toolsBin = join(process.env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools"), "bin");
+const helmBinary = join(toolsBin, "helm");
 
-/** Runs `kustomize build <dir>`; resolves to { ok, stdout: Buffer, stderr: string }. */
-function runKustomize(bin, dir) {
+/** Runs `kustomize build` on a case; resolves to { ok, stdout: Buffer, stderr: string }. */
+function runKustomize(bin, c) {
   return new Promise((resolve) => {
     execFile(
       bin,
-      ["build", dir],
+      kustomizeArgs(c, helmBinary),
       { encoding: "buffer", maxBuffer: 256 * 1024 * 1024, timeout: KUSTOMIZE_TIMEOUT_MS },
       (err, stdout, stderr) => {
         const errText = stderr.toString("utf8").trim();
@@ -92,9 +91,9 @@ async function loadImplementation() {
   }
 }
 
-async function runOurs(build, dir) {
+async function runOurs(build, c) {
   try {
-    const out = await build(dir);
+    const out = await build(c.dir, c.enableHelm ? { enableHelm: true, helmCommand: helmBinary } : {});
     if (typeof out !== "string") return { ok: false, error: `buildKustomization returned ${typeof out}, not a string` };
     return { ok: true, stdout: Buffer.from(out, "utf8") };
   } catch (err) {
@@ -214,7 +213,7 @@ process.stdout.on("error", (err) => {
 });
 
 const opts = parseArgs(process.argv.slice(2));
-const bin = kustomizeBinary();
+const bin = join(toolsBin, "kustomize");
 if (!existsSync(bin)) {
   console.error(`parity: kustomize not found at ${bin} (run: bash scripts/ensure-deps.sh)`);
   process.exit(2);
@@ -229,7 +228,7 @@ const impl = await loadImplementation();
 if (impl.error) console.log(`parity: ${impl.error}\nparity: every case counts as a difference`);
 
 const started = Date.now();
-const realResults = mapLimited(cases, KUSTOMIZE_CONCURRENCY, (c) => runKustomize(bin, c.dir));
+const realResults = mapLimited(cases, KUSTOMIZE_CONCURRENCY, (c) => runKustomize(bin, c));
 let identical = 0;
 let corpusProblems = 0;
 let refused = 0;
@@ -247,7 +246,7 @@ for (const [index, c] of cases.entries()) {
     continue;
   }
   if (impl.error) continue;
-  const ours = await runOurs(impl.build, c.dir);
+  const ours = await runOurs(impl.build, c);
   if (c.unsupported) {
     if (!ours.ok && /field "[^"]+" is not supported/.test(ours.error)) refused++;
     else

@@ -9,9 +9,11 @@ import type { Loader } from "./loader.js";
 import { describeOrigin, identity, type JsonObject, type Resource, resId } from "./resource.js";
 import { referralsFromCrdFile } from "./crds.js";
 import { runGenerators } from "./generators/run.js";
+import { type HelmOptions, runHelmCharts } from "./helm/inflate.js";
 import type { Referral } from "./transformers/name-reference-table.js";
 import { runTransformers } from "./transformers/run.js";
 import { parseFileCached } from "./parse-cache.js";
+import type { ParsedDocument } from "./yaml/parse.js";
 
 export interface BuildContext {
   /** Directory the user asked to build, for readable paths in messages. */
@@ -22,6 +24,8 @@ export interface BuildContext {
   generateMissing?: boolean;
   /** The top directory's kustomization, given in memory instead of read from its file. */
   topKustomization?: Kustomization;
+  /** helmCharts are rendered only when set (kustomize's --enable-helm). */
+  helm?: HelmOptions;
 }
 
 /** An ordered set of resources that refuses two objects with the same id. */
@@ -49,8 +53,16 @@ export class ResMap {
 }
 
 export function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
+  return resourcesFromDocuments(
+    parseFileCached(path, () => loader.read(path), display),
+    display,
+  );
+}
+
+/** The objects of parsed YAML documents (`kind: List` documents give their items), each checked. */
+export function resourcesFromDocuments(docs: ParsedDocument[], display: string): Resource[] {
   const out: Resource[] = [];
-  for (const doc of parseFileCached(path, () => loader.read(path), display)) {
+  for (const doc of docs) {
     const v = doc.value;
     if (typeof v !== "object" || v === null || Array.isArray(v)) {
       throw new KustomizeError(
@@ -102,9 +114,13 @@ export function loadKustomization(dir: string, ctx: BuildContext): { file: strin
   };
 }
 
-/** Builds the kustomization in `loader.root` on top of `base` (components build on their parent's resources). */
-export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap): ResMap {
+/**
+ * Builds the kustomization in `loader.root` on top of `base` (components build on their parent's
+ * resources). `parentNamespace` is the nearest parent's namespace, which charts inherit.
+ */
+export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, parentNamespace?: string): ResMap {
   const { display, k } = loadKustomization(loader.root, ctx);
+  const namespace = k.namespace || parentNamespace;
   const resmap = base ?? new ResMap();
   const rel = (p: string) => relative(ctx.top, p) || p;
 
@@ -120,7 +136,7 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap): Re
             `${display}: ${field} entry "${entry}" is a Component; list it under components, not ${field}`,
           );
         }
-        resmap.addAll(accumulate(loader.child(path), ctx), display);
+        resmap.addAll(accumulate(loader.child(path), ctx, undefined, namespace), display);
       } else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
     }
   }
@@ -138,9 +154,10 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap): Re
         `${component.display}: a component must have kind: Component (apiVersion kustomize.config.k8s.io/v1alpha1)`,
       );
     }
-    accumulate(loader.child(path), ctx, resmap);
+    accumulate(loader.child(path), ctx, resmap, namespace);
   }
   runGenerators(k, resmap, loader, display);
+  runHelmCharts(k, resmap, loader, display, ctx.helm, namespace);
   runTransformers(k, resmap, loader, display);
   return resmap;
 }

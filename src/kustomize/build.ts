@@ -19,6 +19,12 @@ export interface BuildOptions extends LoaderOptions {
    * spec.path with the Kustomization's fields, and a shared read-only artifact stays untouched.
    */
   kustomization?: Kustomization;
+  /** Render helmCharts with helm (kustomize's --enable-helm); off by default. */
+  enableHelm?: boolean;
+  /** The helm binary (kustomize's --helm-command); "helm" from PATH by default. */
+  helmCommand?: string;
+  /** Let helm pull charts that are not vendored under chartHome (network); off by default. */
+  helmAllowPull?: boolean;
 }
 
 function addHashes(resources: Resource[]): void {
@@ -36,6 +42,7 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
     generateMissing: options.generateKustomization,
     topKustomization: options.kustomization,
   };
+  if (options.enableHelm) ctx.helm = { command: options.helmCommand || "helm", allowPull: options.helmAllowPull };
   const resmap = accumulate(new Loader(top, options), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);

@@ -89,21 +89,22 @@ export interface Kustomization {
   replacements?: Json[];
   sortOptions?: { order?: "legacy" | "fifo"; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
   buildMetadata?: string[];
+  /** Checked where they are used (helm/chart-spec.ts), once helm is enabled. */
+  helmCharts?: Json[];
+  helmGlobals?: Json;
 }
 
 const SUPPORTED = new Set([
   "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
   "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
   "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
-  "replacements", "sortOptions",
+  "replacements", "sortOptions", "helmCharts", "helmGlobals",
 ]); // prettier-ignore
 
 /** Fields kustomize knows that we refuse for now, with what to do instead. */
 const NOT_YET: Record<string, string> = {
   vars: "use replacements instead",
-  helmCharts: "render the chart with a HelmRelease, or use the kustomize binary",
-  helmGlobals: "render the chart with a HelmRelease, or use the kustomize binary",
-  helmChartInflationGenerator: "render the chart with a HelmRelease, or use the kustomize binary",
+  helmChartInflationGenerator: "it is deprecated; use helmCharts (with --enable-helm)",
   generators: "generator plugins are not supported",
   transformers: "transformer plugins are not supported",
   validators: "validator plugins are not supported",

@@ -26,4 +26,16 @@ describe("flotilla kustomize build", () => {
       "✗ kustomization.yaml: may not add resource with an already registered id: Kustomization.v1.kustomize.toolkit.fluxcd.io/tenants.flux-system — it is defined twice, in tenants.yaml (documents 1 and 2); remove one of them",
     ]);
   });
+
+  it("renders helmCharts with --enable-helm, with the pinned helm unless --helm-command names another", async () => {
+    const dir = "test/fixtures/kustomize/helm-local-chart-values-inline";
+    const { kustomize, helm } = locateToolchain();
+    const real = spawnSync(kustomize, ["build", "--enable-helm", "--helm-command", helm, dir], { encoding: "utf8" });
+    const ours = await runCli(["kustomize", "build", "--enable-helm", dir]);
+    expect(ours.code).toBe(0);
+    expect(ours.stdout).toBe(real.stdout);
+    const off = await runCli(["kustomize", "build", dir]);
+    expect(off.code).toBe(1);
+    expect(off.stderr).toMatch(/field "helmCharts" needs helm, which is off: enable it with .*--enable-helm/);
+  });
 });

@@ -3,27 +3,22 @@
 // reproduced yet; each entry must *still* differ (so the list can only shrink), and everything
 // else must be identical.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { kustomizeArgs, listCases } from "../../scripts/parity-cases.mjs";
 import { buildKustomization } from "../../src/kustomize/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
 
-const ROOT = "test/fixtures/kustomize";
-const KNOWN_DIFFERENCES: Record<string, string> = {
-  "smp-ports-merge-by-container-port":
-    "kyaml merges container ports by x-kubernetes-list-map-keys (containerPort, protocol) and drops a patch element whose target lacks protocol",
-};
+const KNOWN_DIFFERENCES: Record<string, string> = {};
 
-const kustomize = join(locateToolchain().dir, "bin", "kustomize");
-const cases = readdirSync(ROOT, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => e.name)
-  .sort();
+const { kustomize, helm } = locateToolchain();
+const cases = listCases();
 
-async function ours(dir: string): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
+async function ours(
+  dir: string,
+  enableHelm: boolean,
+): Promise<{ ok: true; out: string } | { ok: false; error: string }> {
   try {
-    return { ok: true, out: await buildKustomization(dir) };
+    return { ok: true, out: await buildKustomization(dir, enableHelm ? { enableHelm, helmCommand: helm } : {}) };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
@@ -32,10 +27,9 @@ async function ours(dir: string): Promise<{ ok: true; out: string } | { ok: fals
 describe("kustomize parity corpus", () => {
   it("has at least 150 cases", () => expect(cases.length).toBeGreaterThanOrEqual(150));
 
-  it.each(cases)("%s", async (name) => {
-    const dir = join(ROOT, name);
-    const real = spawnSync(kustomize, ["build", dir], { encoding: "utf8" });
-    const mine = await ours(dir);
+  it.each(cases.map((c) => [c.name, c] as const))("%s", async (name, c) => {
+    const real = spawnSync(kustomize, kustomizeArgs(c, helm), { encoding: "utf8" });
+    const mine = await ours(c.dir, c.enableHelm);
     if (name.startsWith("unsupported-")) {
       expect(real.status, "real kustomize builds it").toBe(0);
       expect(mine.ok).toBe(false);

@@ -1,6 +1,22 @@
 // `flotilla kustomize build DIR`: what `kustomize build DIR` prints, built in-process.
+import { existsSync } from "node:fs";
 import { Command } from "commander";
 import { buildKustomization } from "../../kustomize/index.js";
+import { locateToolchain } from "../../local/toolchain.js";
+
+interface BuildFlags {
+  enableRemoteBases: boolean;
+  generateKustomization: boolean;
+  enableHelm: boolean;
+  helmCommand?: string;
+  helmAllowPull: boolean;
+}
+
+/** kustomize runs `helm` from PATH; we prefer the helm flotilla's toolchain pins, when it is built. */
+function defaultHelm(): string {
+  const pinned = locateToolchain().helm;
+  return existsSync(pinned) ? pinned : "helm";
+}
 
 export function kustomizeCommand(): Command {
   const cmd = new Command("kustomize").description("native kustomize, byte-identical to kustomize v5");
@@ -13,11 +29,17 @@ export function kustomizeCommand(): Command {
       "build all manifests of a directory that has no kustomization file (Flux's behaviour)",
       false,
     )
-    .action(async (dir: string, opts: { enableRemoteBases: boolean; generateKustomization: boolean }) => {
+    .option("--enable-helm", "render helmCharts with `helm template`, as kustomize's --enable-helm", false)
+    .option("--helm-command <path>", "the helm binary (default: flotilla's pinned helm if built, else helm)")
+    .option("--helm-allow-pull", "let helm pull charts that are not vendored under chartHome (network)", false)
+    .action(async (dir: string, opts: BuildFlags) => {
       process.stdout.write(
         await buildKustomization(dir, {
           allowRemoteBases: opts.enableRemoteBases,
           generateKustomization: opts.generateKustomization,
+          enableHelm: opts.enableHelm,
+          helmCommand: opts.enableHelm ? (opts.helmCommand ?? defaultHelm()) : undefined,
+          helmAllowPull: opts.helmAllowPull,
         }),
       );
     });

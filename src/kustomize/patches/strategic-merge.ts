@@ -1,19 +1,22 @@
-// Strategic merge as kustomize (kyaml merge2) does it: maps merge, scalars and unkeyed lists are
-// replaced, lists with a merge strategy merge by key with the patch's elements first, `key: null`
-// deletes, and only `$patch` directives are honoured (`$setElementOrder` and friends are kept as
-// ordinary fields, exactly as kustomize leaves them).
+// Strategic merge as kustomize (kyaml merge2) does it: walk target and patch together, every field
+// of both (so lists the patch does not touch are normalised too); maps merge, scalars and lists
+// without a merge strategy are replaced, merged lists go element by element (keyed-list.ts),
+// `key: null` deletes, and only `$patch` directives are honoured (`$setElementOrder` and friends
+// are kept as ordinary fields, exactly as kustomize leaves them). A value the target lacks is
+// merged with itself, as kyaml does, so its directives and lists get the same treatment.
 import { KustomizeError } from "../errors.js";
-import { type JsonObject, jsonText } from "../resource.js";
+import type { JsonObject } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
-import { fieldOf } from "./schema.js";
+import { type ElementResult, mergeKeyedList, mergeScalarList } from "./keyed-list.js";
+import { isMap } from "./list-elements.js";
+import { definitionOfType, type FieldSchema, fieldOf } from "./schema.js";
 
-const isMap = (v: Json | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
-const DELETE = Symbol("delete");
+type Directive = "delete" | "replace" | "merge" | undefined;
 
-function directive(v: Json): string | undefined {
-  if (!isMap(v) || v.$patch === undefined) return undefined;
-  const d = String(v.$patch);
-  if (!["delete", "replace", "merge"].includes(d)) throw new KustomizeError(`unknown patch strategy '${d}'`);
+function mapDirective(v: JsonObject): Directive {
+  if (v.$patch === undefined) return undefined;
+  const d = v.$patch === null ? "" : String(v.$patch);
+  if (d !== "delete" && d !== "replace" && d !== "merge") throw new KustomizeError(`unknown patch strategy '${d}'`);
   return d;
 }
 
@@ -22,85 +25,95 @@ function withoutDirective(v: JsonObject): JsonObject {
   return rest;
 }
 
-/** A patch value added where the target has nothing: nulls dropped, directives applied to nothing. */
-function fresh(v: Json, def: string | undefined): Json {
-  if (isMap(v)) return mergeMaps({}, v, def) as Json;
-  if (Array.isArray(v))
-    return v
-      .filter((e) => !(isMap(e) && (e.$patch === "delete" || e.$patch === "replace")))
-      .map((e) => (isMap(e) ? fresh(withoutDirective(e), undefined) : e));
-  return v;
+/** A list's directive is an element holding only `$patch`; kyaml then drops every such element. */
+function listDirective(list: Json[]): { directive: Directive; rest: Json[] } {
+  const el = list.find((e) => isMap(e) && e.$patch !== undefined) as JsonObject | undefined;
+  if (!el || Object.keys(el).length > 1) return { directive: undefined, rest: list };
+  const directive = mapDirective(el);
+  const rest = list.filter((e) => e !== null && !(isMap(e) && (Object.keys(e).length === 0 || e.$patch === el.$patch)));
+  return { directive, rest };
 }
 
-function mergeList(target: Json[], patch: Json[], mergeKey: string | undefined, itemDef: string | undefined): Json[] {
-  const replaceAt = patch.findIndex((e) => isMap(e) && e.$patch === "replace");
-  if (replaceAt >= 0) return patch.filter((_, i) => i !== replaceAt).map((e) => fresh(e, itemDef));
-  if (!mergeKey) {
-    // A merge list of primitives: the patch's values first, then the target's others.
-    const out = [...patch];
-    for (const t of target) if (!out.some((p) => jsonText(p) === jsonText(t))) out.push(t);
-    return out;
-  }
-  const keyOf = (e: Json) => (isMap(e) ? jsonText(e[mergeKey] ?? null) : undefined);
-  const used = new Set<number>();
-  const out: Json[] = [];
-  for (const p of patch) {
-    const idx = target.findIndex((t, i) => !used.has(i) && keyOf(t) !== undefined && keyOf(t) === keyOf(p));
-    if (idx >= 0) used.add(idx);
-    if (isMap(p) && p.$patch === "delete") continue;
-    if (idx >= 0) {
-      const merged = mergeValue(target[idx]!, p, itemDef);
-      if (merged !== DELETE) out.push(merged);
-    } else out.push(fresh(p, itemDef));
-  }
-  target.forEach((t, i) => {
-    if (!used.has(i)) out.push(t);
-  });
-  return out;
+function kindOf(v: Json | undefined): "map" | "list" | "scalar" | undefined {
+  if (v === undefined || v === null) return undefined;
+  return Array.isArray(v) ? "list" : typeof v === "object" ? "map" : "scalar";
 }
 
-function mergeValue(target: Json, patch: Json, def: string | undefined): Json | typeof DELETE {
-  if (isMap(patch)) {
-    const d = directive(patch);
-    if (d === "delete") return DELETE;
-    if (d === "replace") return fresh(withoutDirective(patch), def);
-    if (!isMap(target)) return fresh(withoutDirective(patch), def);
-    return mergeMaps(target, withoutDirective(patch), def);
-  }
-  return patch;
+/** A nested object with apiVersion and kind gets that type's schema when its field has none. */
+function schemaOf(sources: (Json | undefined)[]): string | undefined {
+  for (const s of sources)
+    if (isMap(s) && typeof s.apiVersion === "string" && typeof s.kind === "string" && s.apiVersion && s.kind) {
+      const def = definitionOfType(s.apiVersion, s.kind);
+      if (def) return def;
+    }
+  return undefined;
 }
 
-function mergeMaps(target: JsonObject, patch: JsonObject, def: string | undefined): JsonObject {
-  const out: JsonObject = { ...target };
-  for (const [key, pv] of Object.entries(patch)) {
-    if (key === "$patch") continue;
-    if (pv === null) {
-      delete out[key];
-      continue;
-    }
-    const field = fieldOf(def, key);
-    const tv = out[key];
-    if (Array.isArray(pv)) {
-      const strategy = field?.strategy ?? "";
-      if (Array.isArray(tv) && field?.list && strategy.includes("merge"))
-        out[key] = mergeList(tv, pv, field.mergeKey, field.def);
-      else out[key] = fresh(pv, field?.def);
-      continue;
-    }
-    if (tv === undefined || tv === null) {
-      const v = fresh(pv, field?.def);
-      if (!(isMap(pv) && directive(pv) === "delete")) out[key] = v;
-      continue;
-    }
-    const merged = mergeValue(tv, pv, field?.def);
-    if (merged === DELETE) delete out[key];
-    else out[key] = merged;
+/** Walks a map; `into` says whether the result replaced the target's node or the patch's. */
+function walkMap(t: Json | undefined, p: Json | undefined, def: string | undefined): ElementResult {
+  def ??= schemaOf([t, p]);
+  const alias = p !== undefined && t === p;
+  let directive: Directive;
+  let elided: JsonObject | undefined;
+  if (isMap(p)) {
+    directive = mapDirective(p);
+    if (directive) p = elided = withoutDirective(p);
+    if (alias) t = p;
   }
-  return out;
+  const result = (value: Json | undefined, into: ElementResult["into"]): ElementResult =>
+    elided ? { value, into, patch: elided } : { value, into };
+  let dest: JsonObject;
+  let into: ElementResult["into"] = "target";
+  if (!isMap(t)) {
+    if (!isMap(p)) return result(p === undefined && t === null ? null : undefined, into);
+    if (directive === "delete") return result(undefined, into);
+    t = dest = p;
+    into = "patch";
+  } else if (p === null || directive === "delete") {
+    return result(undefined, into);
+  } else if (directive === "replace" && !alias) {
+    t = dest = p as JsonObject;
+    into = "patch";
+  } else dest = t;
+  const patch = isMap(p) ? p : undefined;
+  const out: JsonObject = {};
+  for (const key of new Set([...Object.keys(dest), ...Object.keys(patch ?? {})])) {
+    const v = walk(dest[key], patch?.[key], fieldOf(def, key));
+    if (v !== undefined) out[key] = v;
+  }
+  return result(out, into);
+}
+
+function walkList(t: Json[] | null | undefined, p: Json | undefined, field: FieldSchema | undefined): Json | undefined {
+  const merge = field?.merge;
+  if (!merge) return p === undefined ? (t ?? undefined) : (p ?? undefined);
+  if (!Array.isArray(t)) return Array.isArray(p) ? mergeList(p, p, merge.keys, field.def) : undefined;
+  if (p === null) return undefined;
+  if (!Array.isArray(p)) return mergeList(t, [], merge.keys, field.def);
+  const { directive, rest } = listDirective(p);
+  if (directive === "delete") return undefined;
+  // The directive is dropped from the patch list itself, which is also the target when merged with itself.
+  if (directive === "replace" || t === p) return mergeList(rest, rest, merge.keys, field.def);
+  return mergeList(t, rest, merge.keys, field.def);
+}
+
+function mergeList(target: Json[], patch: Json[], keys: string[], def: string | undefined): Json[] {
+  if (keys.length === 0) return mergeScalarList(target, patch);
+  return mergeKeyedList(target, patch, keys, (t, p) => walkMap(t, p, def));
+}
+
+function walk(t: Json | undefined, p: Json | undefined, field: FieldSchema | undefined): Json | undefined {
+  const kind = kindOf(t) ?? kindOf(p);
+  const other = kindOf(t) ? kindOf(p) : undefined;
+  if (other && other !== kind)
+    throw new KustomizeError(`strategic merge: cannot merge a ${other} into a ${kind} (${JSON.stringify(p)})`);
+  if (kind === "list") return walkList(t as Json[] | null | undefined, p, field);
+  if (kind === "map" || kind === undefined) return walkMap(t, p, field?.def).value;
+  return p === undefined ? t : (p ?? undefined);
 }
 
 /** Applies a strategic merge patch; returns undefined when the patch deletes the whole object. */
-export function strategicMerge(target: JsonObject, patch: JsonObject, def: string | undefined): JsonObject | undefined {
-  const merged = mergeValue(target, patch, def);
-  return merged === DELETE ? undefined : (merged as JsonObject);
+export function strategicMerge(target: JsonObject, patch: JsonObject): JsonObject | undefined {
+  const merged = walkMap(target, patch, undefined).value;
+  return isMap(merged) ? merged : undefined;
 }

@@ -12,7 +12,6 @@ import type { Json } from "../yaml/emit.js";
 import { parseFileCached } from "../parse-cache.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
 import { applyJsonPatch, type Operation } from "./json6902.js";
-import { definitionOf } from "./schema.js";
 import { strategicMerge } from "./strategic-merge.js";
 import { selectTargets } from "./target.js";
 
@@ -51,9 +50,8 @@ function loadPatch(
 }
 
 function applySm(r: Resource, patch: JsonObject, options: Patch["options"], remove: (r: Resource) => void): void {
-  const { group, version } = groupVersion(r);
   const before = { kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r), apiVersion: r.obj.apiVersion };
-  const merged = strategicMerge(r.obj, patch, definitionOf(group, version, kindOf(r)));
+  const merged = strategicMerge(r.obj, patch);
   if (!merged) return remove(r);
   r.obj = merged;
   const m = meta(r);

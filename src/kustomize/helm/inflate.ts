@@ -1,0 +1,135 @@
+// kustomize's helmCharts generator with --enable-helm: render each chart with the real `helm
+// template` (an argument array, never a shell) and add what it prints as resources, marked as
+// helm-generated so the namespace transformer leaves them to helm. Off unless the build enables it;
+// a chart that is not vendored under chartHome is pulled only when pulls are enabled too.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { type ResMap, resourcesFromDocuments } from "../accumulate.js";
+import { KustomizeError, LoadRestrictionError } from "../errors.js";
+import type { Kustomization } from "../kustomization-file.js";
+import type { Loader } from "../loader.js";
+import { type JsonObject, meta } from "../resource.js";
+import { parseYamlDocuments } from "../yaml/parse.js";
+import { checkChart, checkGlobals, type HelmChart, pullArgs, templateArgs } from "./chart-spec.js";
+import { writeValuesFile } from "./values.js";
+
+export interface HelmOptions {
+  /** The helm binary (kustomize's --helm-command). */
+  command: string;
+  /** Allow `helm pull` of charts that are not vendored (network access). */
+  allowPull?: boolean;
+}
+
+const HELM_GENERATED = "internal.config.kubernetes.io/helm-generated";
+
+function runHelm(helm: HelmOptions, args: string[], configHome: string, where: string): string {
+  const env = {
+    ...process.env,
+    HELM_CONFIG_HOME: configHome,
+    HELM_CACHE_HOME: `${configHome}/.cache`,
+    HELM_DATA_HOME: `${configHome}/.data`,
+  };
+  const r = spawnSync(helm.command, args, { env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, shell: false });
+  if (r.error) throw new KustomizeError(`${where}: cannot run ${helm.command}: ${r.error.message}`);
+  if (r.status !== 0) {
+    const why = r.stderr.trim() || `exit status ${r.status ?? r.signal}`;
+    throw new KustomizeError(`${where}: helm ${args.join(" ")} failed: ${why}`);
+  }
+  return r.stdout;
+}
+
+function checkHelmVersion(helm: HelmOptions, configHome: string, where: string): void {
+  const out = runHelm(helm, ["version", "--short"], configHome, where);
+  const v = /v?\d+(\.\d+)+/.exec(out)?.[0];
+  if (!v) throw new KustomizeError(`${where}: cannot find a version in the output of helm version: ${out.trim()}`);
+  const major = v.replace(/^v/, "").split(".")[0];
+  if (major !== "3" && major !== "4") throw new KustomizeError(`${where}: helm v3 or v4 is needed, found ${v}`);
+}
+
+/** kustomize keeps charts pulled from a versioned repo apart: chartHome/name-version/name. */
+function chartHomeOf(c: HelmChart, root: string, chartHome: string): string {
+  const home = isAbsolute(chartHome) ? chartHome : join(root, chartHome);
+  return c.version && c.repo ? join(home, `${c.name}-${c.version}`) : home;
+}
+
+/** helm reads the chart directly, so we keep it under the kustomization root ourselves. */
+function checkUnderRoot(dir: string, root: string, where: string): void {
+  const rel = relative(root, realpathSync(dir));
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw new LoadRestrictionError(`${where}: chart directory ${dir} is outside the kustomization root ${root}`);
+}
+
+function inflate(
+  c: HelmChart,
+  home: string,
+  configHome: string | undefined,
+  helm: HelmOptions,
+  loader: Loader,
+  where: string,
+): JsonObject[] {
+  // Checked before helm runs, as kustomize does: the additional values files must load.
+  const extraValues = (c.additionalValuesFiles ?? []).map((f) => loader.resolve(f, "additionalValuesFiles", where));
+  const tmp = mkdtempSync(join(tmpdir(), "kustomize-helm-"));
+  try {
+    const config = configHome ?? join(tmp, "helm");
+    checkHelmVersion(helm, config, where);
+    const untarDir = chartHomeOf(c, loader.root, home);
+    const chartDir = join(untarDir, c.name!);
+    if (!existsSync(chartDir) || !statSync(chartDir).isDirectory()) {
+      if (!c.repo) throw new KustomizeError(`${where}: no repo specified for pull, no chart found at '${chartDir}'`);
+      if (!helm.allowPull)
+        throw new KustomizeError(
+          `${where}: chart "${c.name}" is not in ${untarDir} and pulling it from ${c.repo} is disabled; ` +
+            `vendor the chart there, or allow pulls (flotilla kustomize build --helm-allow-pull)`,
+        );
+      runHelm(helm, pullArgs(c, untarDir), config, where);
+    }
+    checkUnderRoot(chartDir, loader.root, where);
+    const valuesPath = c.valuesFile
+      ? loader.resolve(c.valuesFile, "valuesFile", where)
+      : existsSync(join(chartDir, "values.yaml"))
+        ? loader.resolve(join(chartDir, "values.yaml"), "valuesFile", where)
+        : undefined;
+    const values = writeValuesFile(c, valuesPath, loader, tmp, where);
+    const out = runHelm(helm, templateArgs(c, chartDir, values, extraValues), config, where);
+    const display = `${where} (helm template of chart ${c.name})`;
+    return resourcesFromDocuments(parseYamlDocuments(out, display), display).map((r) => r.obj);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the kustomization's charts and adds their objects. `namespace` is the release namespace for
+ * charts that name none: the kustomization's own, else the nearest parent's.
+ */
+export function runHelmCharts(
+  k: Kustomization,
+  resmap: ResMap,
+  loader: Loader,
+  where: string,
+  helm: HelmOptions | undefined,
+  namespace: string | undefined,
+): void {
+  if (k.helmCharts === undefined || k.helmCharts === null) return;
+  if (!Array.isArray(k.helmCharts)) throw new KustomizeError(`${where}: helmCharts must be a list`);
+  if (k.helmCharts.length === 0) return;
+  if (!helm)
+    throw new KustomizeError(
+      `${where}: field "helmCharts" needs helm, which is off: enable it with \`flotilla kustomize build --enable-helm\` ` +
+        `(the enableHelm build option), as kustomize needs --enable-helm`,
+    );
+  const globals = checkGlobals(k.helmGlobals, `${where}: helmGlobals`);
+  for (const [i, entry] of k.helmCharts.entries()) {
+    const c = checkChart(entry, `${where}: helmCharts[${i}]`);
+    if (!c.namespace && namespace) c.namespace = namespace;
+    const objs = inflate(c, globals.chartHome || "charts", globals.configHome, helm, loader, where);
+    for (const [index, obj] of objs.entries()) {
+      const r = { obj, origin: { file: `${where} (chart ${c.name})`, index }, previous: [] };
+      ((meta(r).annotations ??= {}) as JsonObject)[HELM_GENERATED] = "true";
+      resmap.add(r, where);
+    }
+  }
+}
