@@ -144,7 +144,7 @@ try {
   const t0 = process.hrtime.bigint();
   for (const dir of overlays) {
     ours.push(await buildKustomization(dir));
-    oursPeak = Math.max(oursPeak, process.memoryUsage().rss);
+    oursPeak = Math.max(oursPeak, process.memoryUsage.rss());
   }
   const oursSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
 
