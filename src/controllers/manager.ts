@@ -46,6 +46,8 @@ export interface ManagerOptions {
   healthHost: string;
   healthPort: number;
   requeueDependencyMs: number;
+  /** Flux's StrictPostBuildSubstitutions feature gate. */
+  strictSubstitutions?: boolean;
   /** Install the CRDs first (convenient for the local fleet; `flotilla install` is the normal way). */
   installCrds: boolean;
   log: Logger;

@@ -1,5 +1,6 @@
 // `flotilla controller`: the source and Kustomization controllers in one process, with Flux's flags.
 import { Command, Option } from "commander";
+import { parseFeatureGates } from "../../controllers/feature-gates.js";
 import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
 import { inClusterEndpoint, isInCluster } from "../../kube/in-cluster.js";
 import { startManager } from "../../controllers/manager.js";
@@ -48,6 +49,10 @@ export function controllerCommand(): Command {
     .option("--storage-adv-addr <url>", "artifact server address advertised to consumers (http://host:port)")
     .option("--health-addr <addr>", "/healthz, /readyz and /metrics listen address", ":9440")
     .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
+    .option(
+      "--feature-gates <gates>",
+      "comma-separated Name=true|false; StrictPostBuildSubstitutions (default true) fails a Kustomization on an unset ${var}",
+    )
     .option("--install-crds", "install the CRDs before starting (useful against a local fleet)", false)
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
     .action(async (opts) => {
@@ -57,6 +62,7 @@ export function controllerCommand(): Command {
       else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
       const storage = address(opts.storageAddr);
       const health = address(opts.healthAddr);
+      const featureGates = parseFeatureGates(opts.featureGates);
       const log = createLogger({ level: opts.logLevel as Level });
       const manager = await startManager({
         endpoint,
@@ -78,6 +84,7 @@ export function controllerCommand(): Command {
         healthHost: health.host,
         healthPort: health.port,
         requeueDependencyMs: parseDuration(opts.requeueDependency),
+        strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
         installCrds: opts.installCrds,
         log,
       });

@@ -49,6 +49,7 @@ export function buildKustomizationObjects(
   artifactDir: string,
   spec: KustomizationSpec,
   vars: Record<string, string>,
+  strict = false,
 ): KubeObject[] {
   const root = resolve(artifactDir);
   const path = spec.path ?? "./";
@@ -58,5 +59,6 @@ export function buildKustomizationObjects(
   }
   const kustomization = extendKustomization(dir, spec);
   const objects = buildResources(dir, { kustomization }).map((r) => r.obj as unknown as KubeObject);
-  return substituteObjects(objects, vars);
+  // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux.
+  return spec.postBuild ? substituteObjects(objects, vars, strict) : objects;
 }

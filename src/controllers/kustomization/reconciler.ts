@@ -50,6 +50,8 @@ export interface KustomizationControllerOptions {
   /** Flux's --requeue-dependency (30 s). */
   requeueDependencyMs?: number;
   fieldManager?: string;
+  /** Flux's StrictPostBuildSubstitutions: an unset `${var}` without default fails the build. */
+  strictSubstitutions?: boolean;
 }
 
 /** What one attempt got to; what is known is written to status whatever the outcome. */
@@ -232,7 +234,7 @@ export class KustomizationReconciler implements Reconciler {
   private async build(ks: Kustomization, dir: string): Promise<KubeObject[]> {
     const vars = await substitutionVariables(this.cluster, ks);
     try {
-      return buildKustomizationObjects(dir, ks.spec, vars);
+      return buildKustomizationObjects(dir, ks.spec, vars, this.options.strictSubstitutions ?? false);
     } catch (err) {
       if (err instanceof ReconcileFailure) throw err;
       throw new ReconcileFailure(

@@ -1,7 +1,7 @@
 // postBuild variable substitution, bash style: `${var}`, `${var:=default}`, `${var:-default}`,
 // `$${var}` for a literal. Applied to each object's YAML (so `replicas: ${N}` becomes a number),
 // skipped for objects annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`.
-import type { KubeObject } from "../../kube/object.js";
+import { type KubeObject, objectId } from "../../kube/object.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
 import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
 
@@ -30,7 +30,12 @@ export function substituteObjects(objects: KubeObject[], vars: Record<string, st
   if (Object.keys(vars).length === 0 && !strict) return objects;
   return objects.map((o) => {
     if (o.metadata.annotations?.[SUBSTITUTE_ANNOTATION]?.toLowerCase() === "disabled") return o;
-    const text = substituteText(toYaml(o as unknown as Json), vars, strict);
+    let text: string;
+    try {
+      text = substituteText(toYaml(o as unknown as Json), vars, strict);
+    } catch (err) {
+      throw new SubstitutionError(`postBuild substitution in ${objectId(o)}: ${(err as Error).message}`);
+    }
     return parseYamlDocuments(text, `${o.kind}/${o.metadata.name}`)[0]!.value as unknown as KubeObject;
   });
 }
