@@ -19,6 +19,7 @@ import { startProbesServer } from "../runtime/probes-server.js";
 import { startArtifactServer } from "../sources/artifact/server.js";
 import { Storage } from "../sources/artifact/storage.js";
 import { SourceFetcher } from "../sources/consumer.js";
+import { INCLUDE_INDEX, includeIndex, includeWatch } from "./gitrepository/includes.js";
 import { GitRepositoryReconciler } from "./gitrepository/reconciler.js";
 import { HelmChartReconciler } from "./helmchart/reconciler.js";
 import { HelmRepositoryReconciler } from "./helmrepository/reconciler.js";
@@ -102,13 +103,16 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       ),
     });
     ks.informer.addIndex(SOURCE_INDEX, sourceIndex);
+    const git = new Controller({
+      ...common,
+      name: "gitrepository",
+      kind: kind(GROUPS.source, "GitRepository"),
+      watches: [includeWatch()],
+      reconciler: new GitRepositoryReconciler(cluster, storage, events, { requeueDependencyMs: o.requeueDependencyMs }),
+    });
+    git.informer.addIndex(INCLUDE_INDEX, includeIndex);
     controllers = [
-      new Controller({
-        ...common,
-        name: "gitrepository",
-        kind: kind(GROUPS.source, "GitRepository"),
-        reconciler: new GitRepositoryReconciler(cluster, storage, events),
-      }),
+      git,
       new Controller({
         ...common,
         name: "helmrepository",
