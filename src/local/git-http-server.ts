@@ -67,6 +67,12 @@ export interface GitHttpRequestCounts {
   byPath: Record<string, number>;
 }
 
+/** An OpenPGP key in a GNUPGHOME, for signed commits and tags (`{ gitlink: sha }` files make submodules). */
+export interface GpgSigner {
+  keyId: string;
+  gnupgHome: string;
+}
+
 export interface GitRepoHandle {
   /** Repository name as given to createRepo (without ".git"). */
   name: string;
@@ -80,12 +86,12 @@ export interface GitRepoHandle {
    * (an orphan root commit when main does not exist yet). Returns the 40-hex commit sha.
    */
   commit(
-    files: Record<string, string | null>,
+    files: Record<string, string | null | { gitlink: string }>,
     message: string,
-    opts?: { branch?: string; from?: string },
+    opts?: { branch?: string; from?: string; sign?: GpgSigner },
   ): Promise<string>;
   /** Creates or moves tag `name` to `sha` (default main's head); returns the tagged commit sha. */
-  tag(name: string, sha?: string, annotated?: boolean): Promise<string>;
+  tag(name: string, sha?: string, annotated?: boolean, sign?: GpgSigner): Promise<string>;
   deleteTag(name: string): Promise<void>;
   deleteBranch(name: string): Promise<void>;
   /** Commit sha at refs/heads/<branch>; throws when the branch does not exist. */
@@ -247,6 +253,8 @@ export function openBareRepo(path: string, url: string, name = path): GitRepoHan
             const p = file.replace(/^\/+/, "");
             if (content === null) {
               lines.push(`0 ${"0".repeat(40)}\t${p}`);
+            } else if (typeof content === "object") {
+              lines.push(`160000 ${content.gitlink}\t${p}`);
             } else {
               const blob = await g(["hash-object", "-w", "--stdin"], { input: content });
               lines.push(`100644 ${blob}\t${p}`);
@@ -254,8 +262,9 @@ export function openBareRepo(path: string, url: string, name = path): GitRepoHan
           }
           if (lines.length) await g(["update-index", "--index-info"], { env, input: lines.join("\n") + "\n" });
           const tree = await g(["write-tree"], { env });
-          const sha = await g(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
-            env: dated(),
+          const signArgs = opts.sign ? [`-S${opts.sign.keyId}`] : [];
+          const sha = await g(["commit-tree", ...signArgs, tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
+            env: { ...dated(), ...(opts.sign ? { GNUPGHOME: opts.sign.gnupgHome } : {}) },
             input: message.endsWith("\n") ? message : message + "\n",
           });
           await g(["update-ref", "-m", `commit: ${message.split("\n")[0]}`, ref, sha, current ?? "0".repeat(40)]);
@@ -264,12 +273,15 @@ export function openBareRepo(path: string, url: string, name = path): GitRepoHan
           rmSync(tmp, { recursive: true, force: true });
         }
       }),
-    tag: (tagName, sha, annotated = false) =>
+    tag: (tagName, sha, annotated = false, sign) =>
       serial(async () => {
         const target = sha ? await resolveCommit(sha) : await head("main");
         if (!target) throw new Error(`${name}: cannot resolve ${sha}`);
-        const args = annotated ? ["tag", "-f", "-a", "-m", tagName, tagName, target] : ["tag", "-f", tagName, target];
-        await g(args, { env: dated() });
+        const kind = sign ? ["-s", "-u", sign.keyId] : annotated ? ["-a"] : [];
+        const args = kind.length
+          ? ["tag", "-f", ...kind, "-m", tagName, tagName, target]
+          : ["tag", "-f", tagName, target];
+        await g(args, { env: { ...dated(), ...(sign ? { GNUPGHOME: sign.gnupgHome } : {}) } });
         return target;
       }),
     deleteTag: (tagName) =>

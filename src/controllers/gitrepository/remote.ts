@@ -15,6 +15,7 @@ import { GitCommandError, runGit } from "../../sources/git/git-cli.js";
 import { parseLsRemote, RefNotFoundError, type ResolvedRef, resolveRef } from "../../sources/git/refs.js";
 import { parseDuration } from "../../util/duration.js";
 import { SourceFailure } from "./failure.js";
+import { addConfig, proxyConfig } from "./proxy.js";
 
 export interface Remote {
   url: string;
@@ -53,6 +54,7 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
       stalled: true,
     });
   }
+  const proxy = await proxyConfig(client, obj, scheme, origin); // Flux configures the proxy first
   const auth = authFromSecretData(await secretData(client, obj));
   auth.username ??= username;
   auth.password ??= password;
@@ -64,6 +66,7 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
       throw new SourceFailure("AuthenticationFailed", `failed to configure authentication options: ${err.message}`);
     throw err;
   }
+  addConfig(env, proxy);
   return { url, masked, git: { env, home: work, timeoutMs: parseDuration(obj.spec.timeout ?? "60s") } };
 }
 

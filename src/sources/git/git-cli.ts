@@ -94,9 +94,12 @@ export function runGitOutput(args: string[], options: GitRunOptions): Promise<{ 
         child.once("close", (code, signal) => {
           clearTimeout(timer);
           if (code === 0) return resolve({ stdout, stderr });
+          // The first fatal line says why (a submodule failure ends with a generic "aborting").
+          const lines = stderr.trim().split("\n");
           const detail = maskUrlCredentials(
-            (signal === "SIGKILL" ? `timed out after ${options.timeoutMs / 1000}s` : stderr.trim().split("\n").pop()) ??
-              "",
+            signal === "SIGKILL"
+              ? `timed out after ${options.timeoutMs / 1000}s`
+              : (lines.find((l) => l.startsWith("fatal: ")) ?? lines.pop() ?? ""),
           );
           reject(
             new GitCommandError(
