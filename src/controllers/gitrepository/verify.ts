@@ -63,11 +63,13 @@ export async function verifyCheckout(
           );
         const object = await tagObject(remote, dir, resolved.tag, commit);
         const name = object ? `${resolved.tag}@sha1:${object}` : resolved.tag;
-        if (!object) throw fail("InvalidGitObject", `cannot verify signature of tag '${name}' since it is not signed`);
+        const unsigned = fail("InvalidGitObject", `cannot verify signature of tag '${name}' since it is not signed`);
+        if (!object) throw unsigned; // a lightweight tag has nothing to sign
         try {
           lines.push(`tag '${name}' with key '${await verifySignature("tag", object, opts)}'`);
         } catch (err) {
           if (!(err instanceof SignatureError)) throw err;
+          if (err.unsigned) throw unsigned;
           throw fail("InvalidTagSignature", `signature verification of tag '${name}' failed: ${err.message}`);
         }
       }
