@@ -22,6 +22,7 @@ import { SourceFetcher } from "../sources/consumer.js";
 import { INCLUDE_INDEX, includeIndex, includeWatch } from "./gitrepository/includes.js";
 import { GitRepositoryReconciler } from "./gitrepository/reconciler.js";
 import { HelmChartReconciler } from "./helmchart/reconciler.js";
+import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "./helmchart/watch.js";
 import { HelmRepositoryReconciler } from "./helmrepository/reconciler.js";
 import { KustomizationReconciler, SOURCE_INDEX, sourceIndex, sourceWatch } from "./kustomization/reconciler.js";
 
@@ -111,6 +112,14 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       reconciler: new GitRepositoryReconciler(cluster, storage, events, { requeueDependencyMs: o.requeueDependencyMs }),
     });
     git.informer.addIndex(INCLUDE_INDEX, includeIndex);
+    const charts = new Controller({
+      ...common,
+      name: "helmchart",
+      kind: kind(GROUPS.source, "HelmChart"),
+      watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
+      reconciler: new HelmChartReconciler(cluster, storage, events),
+    });
+    charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
     controllers = [
       git,
       new Controller({
@@ -119,12 +128,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         kind: kind(GROUPS.source, "HelmRepository"),
         reconciler: new HelmRepositoryReconciler(cluster, storage, events),
       }),
-      new Controller({
-        ...common,
-        name: "helmchart",
-        kind: kind(GROUPS.source, "HelmChart"),
-        reconciler: new HelmChartReconciler(cluster, storage, events),
-      }),
+      charts,
       ks,
     ];
     for (const c of controllers) await c.start();

@@ -9,6 +9,7 @@ import { helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
 import { INCLUDE_INDEX, includeIndex, includeWatch } from "../../src/controllers/gitrepository/includes.js";
 import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
 import { HelmChartReconciler } from "../../src/controllers/helmchart/reconciler.js";
+import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "../../src/controllers/helmchart/watch.js";
 import type { Cluster } from "../../src/kube/cluster.js";
 import type { KubeObject } from "../../src/kube/object.js";
 import type { Condition } from "../../src/runtime/conditions.js";
@@ -64,17 +65,19 @@ export async function startSourceControllers(
   });
   git.informer.addIndex(INCLUDE_INDEX, includeIndex);
   const controllers = [git];
-  if (opts.helm)
-    controllers.push(
-      new Controller({
-        name: "helmchart",
-        kind: kind("HelmChart"),
-        cluster,
-        log,
-        namespace: ns,
-        reconciler: new HelmChartReconciler(cluster, storage, events),
-      }),
-    );
+  if (opts.helm) {
+    const charts = new Controller({
+      name: "helmchart",
+      kind: kind("HelmChart"),
+      cluster,
+      log,
+      namespace: ns,
+      watches: [chartSourceWatch("GitRepository")],
+      reconciler: new HelmChartReconciler(cluster, storage, events),
+    });
+    charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
+    controllers.push(charts);
+  }
   for (const c of controllers) await c.start();
 
   const base = (plural: string) => `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/${plural}`;

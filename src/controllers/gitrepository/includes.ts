@@ -3,14 +3,14 @@
 // checkout — a missing one is IncludeUnavailable, and we wait for it instead of backing off — and read
 // from our own storage, digest-checked. An included repository's new artifact re-queues its includers
 // at once (the watch below), except along an include cycle, which stays interval-driven.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { KubeObject } from "../../kube/object.js";
 import type { Watch } from "../../runtime/controller.js";
-import { type Artifact, digestOf, type Storage } from "../../sources/artifact/storage.js";
+import type { Artifact, Storage } from "../../sources/artifact/storage.js";
 import { readTarball } from "../../sources/artifact/tarball.js";
 import { SourceFailure } from "./failure.js";
 
@@ -69,10 +69,8 @@ export function copyIncludes(storage: Storage, includes: Include[], artifacts: A
         "StorageOperationFailed",
       );
     const artifact = artifacts[i]!;
-    const file = storage.fullPath(artifact.path);
-    if (!existsSync(file)) throw fail(`artifact ${artifact.path} is not in storage`);
-    const data = readFileSync(file);
-    if (digestOf(data) !== artifact.digest) throw fail(`artifact ${artifact.path} does not match its digest`);
+    const data = storage.read(artifact);
+    if (!data) throw fail(`artifact ${artifact.path} is not in storage or does not match its digest`);
     const from = clean(incl.fromPath);
     let copied = 0;
     for (const entry of readTarball(data)) {
