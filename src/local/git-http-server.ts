@@ -33,6 +33,8 @@ export type GitHttpAuth = { username: string; password: string } | { token: stri
 
 export interface GitHttpServerOptions {
   auth?: GitHttpAuth;
+  /** Hold every object-fetching response this long (a slow server, for interruption tests). */
+  delayFetchMs?: number;
 }
 
 /** One request the server saw (after the auth check). */
@@ -456,6 +458,13 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     });
 
+    // A slow server: object-fetching responses start only after delayFetchMs. entry.command is
+    // known once the request body has ended (the handler above runs first).
+    const delay = opts.delayFetchMs;
+    const held = delay
+      ? new Promise<void>((r) => req.on("end", () => (entry.command === "fetch" ? setTimeout(r, delay) : r())))
+      : undefined;
+
     // CGI stdout: headers (Status:, Content-Type, ...) up to a blank line, then the body.
     let headerBuf = Buffer.alloc(0);
     let headersDone = false;
@@ -471,21 +480,41 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
       if (end < 0) return;
       headersDone = true;
       child.stdout!.off("data", onData);
-      let status = 200;
-      const headers: Record<string, string> = {};
-      for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
-        const colon = line.indexOf(":");
-        if (colon <= 0) continue;
-        const key = line.slice(0, colon).trim();
-        const value = line.slice(colon + 1).trim();
-        if (key.toLowerCase() === "status") status = parseInt(value, 10) || 500;
-        else headers[key] = value;
+      const send = () => {
+        if (res.destroyed) return; // the client went away while the response was held
+        let status = 200;
+        const headers: Record<string, string> = {};
+        for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
+          const colon = line.indexOf(":");
+          if (colon <= 0) continue;
+          const key = line.slice(0, colon).trim();
+          const value = line.slice(colon + 1).trim();
+          if (key.toLowerCase() === "status") status = parseInt(value, 10) || 500;
+          else headers[key] = value;
+        }
+        entry.status = status;
+        res.writeHead(status, headers);
+        const rest = headerBuf.subarray(end + sepLen);
+        if (rest.length) res.write(rest);
+      };
+      if (!held) {
+        send();
+        child.stdout!.pipe(res);
+        return;
       }
-      entry.status = status;
-      res.writeHead(status, headers);
-      const rest = headerBuf.subarray(end + sepLen);
-      if (rest.length) res.write(rest);
-      child.stdout!.pipe(res);
+      // Held: keep reading (a paused pipe is dropped when the CGI exits) and replay once released.
+      const body: Buffer[] = [];
+      let ended = false;
+      let released = false;
+      child.stdout!.on("data", (c: Buffer) => (!released ? body.push(c) : !res.destroyed && res.write(c)));
+      child.stdout!.on("end", () => (released ? res.end() : (ended = true)));
+      void held.then(() => {
+        send();
+        if (res.destroyed) return;
+        for (const c of body) res.write(c);
+        released = true;
+        if (ended) res.end();
+      });
     };
     child.stdout!.on("data", onData);
     child.once("error", (err) => {
