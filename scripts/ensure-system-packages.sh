@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Debian packages the tests need (the git-over-ssh test server in test/support/git-ssh-server.ts):
-#   openssh-server  provides /usr/sbin/sshd
+# Debian packages flotilla and its tests need:
+#   openssh-server  provides /usr/sbin/sshd (the git-over-ssh test server, test/support/git-ssh-server.ts)
 #   openssh-client  provides ssh and ssh-keygen
+#   gnupg           provides gpg (GitRepository spec.verify checks OpenPGP signatures with it)
 # Idempotent: does nothing when every package is already installed; runs `apt-get update` only when
 # something is missing. Needs root, or sudo without a password prompt.
 set -euo pipefail
@@ -12,10 +13,11 @@ fail() { echo "flotilla: $*" >&2; exit 1; }
 declare -A PROVIDES=(
   [openssh-server]=/usr/sbin/sshd
   [openssh-client]=/usr/bin/ssh-keygen
+  [gnupg]=/usr/bin/gpg
 )
 
 missing=()
-for pkg in openssh-server openssh-client; do
+for pkg in openssh-server openssh-client gnupg; do
   if [[ -x "${PROVIDES[$pkg]}" ]] && dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     continue
   fi

@@ -19,8 +19,10 @@ import { startProbesServer } from "../runtime/probes-server.js";
 import { startArtifactServer } from "../sources/artifact/server.js";
 import { Storage } from "../sources/artifact/storage.js";
 import { SourceFetcher } from "../sources/consumer.js";
+import { INCLUDE_INDEX, includeIndex, includeWatch } from "./gitrepository/includes.js";
 import { GitRepositoryReconciler } from "./gitrepository/reconciler.js";
 import { HelmChartReconciler } from "./helmchart/reconciler.js";
+import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "./helmchart/watch.js";
 import { HelmRepositoryReconciler } from "./helmrepository/reconciler.js";
 import { KustomizationReconciler, SOURCE_INDEX, sourceIndex, sourceWatch } from "./kustomization/reconciler.js";
 
@@ -97,30 +99,37 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         noCrossNamespaceRefs: o.noCrossNamespaceRefs,
         defaultServiceAccount: o.defaultServiceAccount,
         requeueDependencyMs: o.requeueDependencyMs,
+        strictSubstitutions: o.strictSubstitutions ?? true,
       }),
     });
     ks.informer.addIndex(SOURCE_INDEX, sourceIndex);
     // Sources are read from the informer that watches them, as controller-runtime's cached client does.
     fetcher.useCache((k, name, ns) => ks.cachedWatched(GROUPS.source, k, name, ns));
+    const git = new Controller({
+      ...common,
+      name: "gitrepository",
+      kind: kind(GROUPS.source, "GitRepository"),
+      watches: [includeWatch()],
+      reconciler: new GitRepositoryReconciler(cluster, storage, events, { requeueDependencyMs: o.requeueDependencyMs }),
+    });
+    git.informer.addIndex(INCLUDE_INDEX, includeIndex);
+    const charts = new Controller({
+      ...common,
+      name: "helmchart",
+      kind: kind(GROUPS.source, "HelmChart"),
+      watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
+      reconciler: new HelmChartReconciler(cluster, storage, events),
+    });
+    charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
     controllers = [
-      new Controller({
-        ...common,
-        name: "gitrepository",
-        kind: kind(GROUPS.source, "GitRepository"),
-        reconciler: new GitRepositoryReconciler(cluster, storage, events),
-      }),
+      git,
       new Controller({
         ...common,
         name: "helmrepository",
         kind: kind(GROUPS.source, "HelmRepository"),
         reconciler: new HelmRepositoryReconciler(cluster, storage, events),
       }),
-      new Controller({
-        ...common,
-        name: "helmchart",
-        kind: kind(GROUPS.source, "HelmChart"),
-        reconciler: new HelmChartReconciler(cluster, storage, events),
-      }),
+      charts,
       ks,
     ];
     for (const c of controllers) await c.start();

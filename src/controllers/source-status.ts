@@ -8,6 +8,7 @@ import type { Storage } from "../sources/artifact/storage.js";
 export const SOURCE_FINALIZER = "finalizers.fluxcd.io";
 const CLEARED_ON_SUCCESS = [
   "FetchFailed",
+  "IncludeUnavailable",
   "ArtifactOutdated",
   "StorageOperationFailed",
   "BuildFailed",
@@ -67,15 +68,22 @@ export function succeeded(
   return setCondition(out, { type: READY, status: "True", reason, message, observedGeneration: generation });
 }
 
+/**
+ * Ready=False with the failure's reason, and the negative-polarity condition that names the failing
+ * step (FetchFailed by default; IncludeUnavailable, StorageOperationFailed, BuildFailed...) set True.
+ * SourceVerified is the exception: it is bipolar, so a failed verification sets it False.
+ */
 export function failed(
   conditions: Condition[] | undefined,
   generation: number | undefined,
   reason: string,
   message: string,
+  conditionType = "FetchFailed",
 ): Condition[] {
+  const status = conditionType === "SourceVerified" ? "False" : "True";
   const out = setCondition(conditions ?? [], {
-    type: "FetchFailed",
-    status: "True",
+    type: conditionType,
+    status,
     reason,
     message,
     observedGeneration: generation,

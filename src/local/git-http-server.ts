@@ -33,6 +33,8 @@ export type GitHttpAuth = { username: string; password: string } | { token: stri
 
 export interface GitHttpServerOptions {
   auth?: GitHttpAuth;
+  /** Hold every object-fetching response this long (a slow server, for interruption tests). */
+  delayFetchMs?: number;
 }
 
 /** One request the server saw (after the auth check). */
@@ -67,6 +69,12 @@ export interface GitHttpRequestCounts {
   byPath: Record<string, number>;
 }
 
+/** An OpenPGP key in a GNUPGHOME, for signed commits and tags (`{ gitlink: sha }` files make submodules). */
+export interface GpgSigner {
+  keyId: string;
+  gnupgHome: string;
+}
+
 export interface GitRepoHandle {
   /** Repository name as given to createRepo (without ".git"). */
   name: string;
@@ -80,12 +88,12 @@ export interface GitRepoHandle {
    * (an orphan root commit when main does not exist yet). Returns the 40-hex commit sha.
    */
   commit(
-    files: Record<string, string | null>,
+    files: Record<string, string | null | { gitlink: string }>,
     message: string,
-    opts?: { branch?: string; from?: string },
+    opts?: { branch?: string; from?: string; sign?: GpgSigner },
   ): Promise<string>;
   /** Creates or moves tag `name` to `sha` (default main's head); returns the tagged commit sha. */
-  tag(name: string, sha?: string, annotated?: boolean): Promise<string>;
+  tag(name: string, sha?: string, annotated?: boolean, sign?: GpgSigner): Promise<string>;
   deleteTag(name: string): Promise<void>;
   deleteBranch(name: string): Promise<void>;
   /** Commit sha at refs/heads/<branch>; throws when the branch does not exist. */
@@ -247,6 +255,8 @@ export function openBareRepo(path: string, url: string, name = path): GitRepoHan
             const p = file.replace(/^\/+/, "");
             if (content === null) {
               lines.push(`0 ${"0".repeat(40)}\t${p}`);
+            } else if (typeof content === "object") {
+              lines.push(`160000 ${content.gitlink}\t${p}`);
             } else {
               const blob = await g(["hash-object", "-w", "--stdin"], { input: content });
               lines.push(`100644 ${blob}\t${p}`);
@@ -254,8 +264,9 @@ export function openBareRepo(path: string, url: string, name = path): GitRepoHan
           }
           if (lines.length) await g(["update-index", "--index-info"], { env, input: lines.join("\n") + "\n" });
           const tree = await g(["write-tree"], { env });
-          const sha = await g(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
-            env: dated(),
+          const signArgs = opts.sign ? [`-S${opts.sign.keyId}`] : [];
+          const sha = await g(["commit-tree", ...signArgs, tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
+            env: { ...dated(), ...(opts.sign ? { GNUPGHOME: opts.sign.gnupgHome } : {}) },
             input: message.endsWith("\n") ? message : message + "\n",
           });
           await g(["update-ref", "-m", `commit: ${message.split("\n")[0]}`, ref, sha, current ?? "0".repeat(40)]);
@@ -264,12 +275,15 @@ export function openBareRepo(path: string, url: string, name = path): GitRepoHan
           rmSync(tmp, { recursive: true, force: true });
         }
       }),
-    tag: (tagName, sha, annotated = false) =>
+    tag: (tagName, sha, annotated = false, sign) =>
       serial(async () => {
         const target = sha ? await resolveCommit(sha) : await head("main");
         if (!target) throw new Error(`${name}: cannot resolve ${sha}`);
-        const args = annotated ? ["tag", "-f", "-a", "-m", tagName, tagName, target] : ["tag", "-f", tagName, target];
-        await g(args, { env: dated() });
+        const kind = sign ? ["-s", "-u", sign.keyId] : annotated ? ["-a"] : [];
+        const args = kind.length
+          ? ["tag", "-f", ...kind, "-m", tagName, tagName, target]
+          : ["tag", "-f", tagName, target];
+        await g(args, { env: { ...dated(), ...(sign ? { GNUPGHOME: sign.gnupgHome } : {}) } });
         return target;
       }),
     deleteTag: (tagName) =>
@@ -444,6 +458,13 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     });
 
+    // A slow server: object-fetching responses start only after delayFetchMs. entry.command is
+    // known once the request body has ended (the handler above runs first).
+    const delay = opts.delayFetchMs;
+    const held = delay
+      ? new Promise<void>((r) => req.on("end", () => (entry.command === "fetch" ? setTimeout(r, delay) : r())))
+      : undefined;
+
     // CGI stdout: headers (Status:, Content-Type, ...) up to a blank line, then the body.
     let headerBuf = Buffer.alloc(0);
     let headersDone = false;
@@ -459,21 +480,41 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
       if (end < 0) return;
       headersDone = true;
       child.stdout!.off("data", onData);
-      let status = 200;
-      const headers: Record<string, string> = {};
-      for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
-        const colon = line.indexOf(":");
-        if (colon <= 0) continue;
-        const key = line.slice(0, colon).trim();
-        const value = line.slice(colon + 1).trim();
-        if (key.toLowerCase() === "status") status = parseInt(value, 10) || 500;
-        else headers[key] = value;
+      const send = () => {
+        if (res.destroyed) return; // the client went away while the response was held
+        let status = 200;
+        const headers: Record<string, string> = {};
+        for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
+          const colon = line.indexOf(":");
+          if (colon <= 0) continue;
+          const key = line.slice(0, colon).trim();
+          const value = line.slice(colon + 1).trim();
+          if (key.toLowerCase() === "status") status = parseInt(value, 10) || 500;
+          else headers[key] = value;
+        }
+        entry.status = status;
+        res.writeHead(status, headers);
+        const rest = headerBuf.subarray(end + sepLen);
+        if (rest.length) res.write(rest);
+      };
+      if (!held) {
+        send();
+        child.stdout!.pipe(res);
+        return;
       }
-      entry.status = status;
-      res.writeHead(status, headers);
-      const rest = headerBuf.subarray(end + sepLen);
-      if (rest.length) res.write(rest);
-      child.stdout!.pipe(res);
+      // Held: keep reading (a paused pipe is dropped when the CGI exits) and replay once released.
+      const body: Buffer[] = [];
+      let ended = false;
+      let released = false;
+      child.stdout!.on("data", (c: Buffer) => (!released ? body.push(c) : !res.destroyed && res.write(c)));
+      child.stdout!.on("end", () => (released ? res.end() : (ended = true)));
+      void held.then(() => {
+        send();
+        if (res.destroyed) return;
+        for (const c of body) res.write(c);
+        released = true;
+        if (ended) res.end();
+      });
     };
     child.stdout!.on("data", onData);
     child.once("error", (err) => {

@@ -94,11 +94,18 @@ export class Controller {
     });
     const predicates = options.predicates ?? [generationChanged, reconcileRequested, deletionChanged];
     this.informer.addHandlers({
-      add: (o) => this.queue.add(keyOf(o)),
+      add: (o) => {
+        this.recordReadiness(o);
+        this.queue.add(keyOf(o));
+      },
       update: (o, n) => {
+        this.recordReadiness(n);
         if (predicates.some((p) => p(o, n))) this.queue.add(keyOf(n));
       },
-      delete: (o) => this.queue.add(keyOf(o)),
+      delete: (o) => {
+        this.recordReadiness(o, true);
+        this.queue.add(keyOf(o));
+      },
     });
     for (const w of options.watches ?? []) {
       const informer = new Informer(options.cluster, { gvk: w.kind, namespace: options.namespace });
@@ -115,6 +122,24 @@ export class Controller {
   cachedWatched(group: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
     const informer = this.watchedByKind.get(`${group}/${kind}`);
     return informer?.hasSynced() ? informer.get(name, namespace) : undefined;
+  }
+
+  /**
+   * gotk_reconcile_condition as Flux records it: one series per status of the Ready condition, 1 for
+   * the current one and 0 for the others; all gone once the object is deleted. Fed by the informer,
+   * so it follows every status patch without extra reads.
+   */
+  private recordReadiness(o: KubeObject, deleted = false): void {
+    const gauge = this.options.metrics?.reconcileCondition;
+    if (!gauge) return;
+    const conditions = (o.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+    const ready = conditions?.find((c) => c.type === "Ready");
+    const labels = { kind: this.options.kind.kind, name: o.metadata.name, namespace: o.metadata.namespace ?? "" };
+    for (const status of ["True", "False", "Unknown"]) {
+      const series = { ...labels, type: "Ready", status };
+      if (deleted) gauge.delete(series);
+      else if (ready) gauge.set(series, ready.status === status ? 1 : 0);
+    }
   }
 
   async start(): Promise<void> {

@@ -39,6 +39,7 @@ beforeAll(async () => {
     await repo.addChart("podinfo", v);
   privateRepo = await startChartRepo({ auth: { username: "helm", password: "chart-pass" } });
   await privateRepo.addChart("secret-app", "1.0.0");
+  await repo.addChart("with-values", "1.0.0", { files: { "values-prod.yaml": "message: prod\nextra: true\n" } });
   ns = await testNamespace(cluster.client, "helm");
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
@@ -147,5 +148,34 @@ describe("HelmRepository and HelmChart", () => {
     });
     expect(missing.message).toContain("no chart name found: no-such-chart");
     expect(privateRepo.requests.unauthorized).toBe(0);
+  });
+
+  it("merges valuesFiles (relative to the chart) into a re-packaged chart versioned +<generation>", async () => {
+    await cluster.client.create(base("helmcharts"), {
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      kind: "HelmChart",
+      metadata: { name: "with-values", namespace: ns },
+      spec: {
+        chart: "with-values",
+        sourceRef: { kind: "HelmRepository", name: "charts" },
+        interval: "10m",
+        valuesFiles: ["values.yaml", "values-prod.yaml"],
+      },
+    });
+    const chart = await eventually("the re-packaged chart", async () => {
+      const o = await cluster.client.get<HelmChart>(`${base("helmcharts")}/with-values`);
+      return ready(o)?.status === "True" ? o : undefined;
+    });
+    expect(chart.status!.artifact!.revision).toBe("1.0.0+1");
+    expect(ready(chart)).toMatchObject({
+      reason: "ChartPackageSucceeded",
+      message:
+        "packaged 'with-values' chart with version '1.0.0+1' and merged values files [values.yaml values-prod.yaml]",
+    });
+    const dir = mkdtempSync(join(tmpdir(), "flotilla-helm-show-"));
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(dir, "c.tgz"), Buffer.from(await (await fetch(chart.status!.artifact!.url)).arrayBuffer()));
+    const values = await runHelm(["show", "values", join(dir, "c.tgz")], helmEnv(dir));
+    expect(values.trim()).toBe("extra: true\nmessage: prod");
   });
 });

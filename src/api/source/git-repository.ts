@@ -39,6 +39,9 @@ export interface GitRepositorySpec {
   suspend?: boolean;
   include?: { repository: { name: string }; fromPath?: string; toPath?: string }[];
   recurseSubmodules?: boolean;
+  sparseCheckout?: string[];
+  verify?: { mode?: "HEAD" | "head" | "Tag" | "TagAndHEAD"; secretRef?: { name: string } };
+  proxySecretRef?: { name: string };
 }
 
 export interface GitRepositoryStatus {
@@ -46,6 +49,11 @@ export interface GitRepositoryStatus {
   conditions?: Condition[];
   artifact?: Artifact;
   observedIgnore?: string;
+  includedArtifacts?: Artifact[];
+  observedInclude?: GitRepositorySpec["include"];
+  observedRecurseSubmodules?: boolean;
+  observedSparseCheckout?: string[];
+  sourceVerificationMode?: string;
   lastHandledReconcileAt?: string;
 }
 
@@ -65,7 +73,10 @@ const spec = (v1: boolean) =>
       suspend: bool(),
       recurseSubmodules: bool(),
       include: arr(obj({ repository: localRef(), fromPath: str(), toPath: str() }, ["repository"])),
-      verify: obj({ mode: str(), secretRef: localRef() }),
+      verify: obj(
+        { mode: { ...str({ enum: ["head", "HEAD", "Tag", "TagAndHEAD"] }), default: "HEAD" }, secretRef: localRef() },
+        ["secretRef"],
+      ),
       proxySecretRef: localRef(),
       provider: str(),
       sparseCheckout: arr(str()),
@@ -82,6 +93,8 @@ const status = obj({
   observedIgnore: str(),
   observedRecurseSubmodules: bool(),
   observedInclude: arr(open()),
+  observedSparseCheckout: arr(str()),
+  sourceVerificationMode: str(),
   lastHandledReconcileAt: str(),
   url: str(),
 });

@@ -49,9 +49,14 @@ export type HelmChart = KubeObject & {
     interval: string;
     reconcileStrategy?: "ChartVersion" | "Revision";
     valuesFiles?: string[];
+    ignoreMissingValuesFiles?: boolean;
     suspend?: boolean;
   };
-  status?: SourceStatus & { observedSourceArtifactRevision?: string; observedChartName?: string };
+  status?: SourceStatus & {
+    observedSourceArtifactRevision?: string;
+    observedChartName?: string;
+    observedValuesFiles?: string[];
+  };
 };
 
 const status = obj({

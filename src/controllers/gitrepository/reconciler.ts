@@ -1,13 +1,14 @@
-// GitRepository reconciler: resolve the ref with ls-remote, skip the fetch when the stored artifact
-// already has that revision, otherwise fetch the one commit, archive it (Flux's exclusions), store it
-// atomically, and report in Flux's conditions and events. Credentials never leave the git process:
-// URL userinfo is stripped and moved into headers, and every message is masked.
-import { mkdtempSync, rmSync } from "node:fs";
+// GitRepository reconciler: look up the included artifacts, resolve the ref with ls-remote, skip the
+// fetch when the stored artifact already has that revision and was built with the same content
+// settings, otherwise check out the one commit (sparse, with submodules), verify its signature,
+// copy the includes in, archive it (Flux's exclusions), store it atomically, and report in Flux's
+// conditions and events. Credentials never leave the git process; every message is masked.
+import { existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { REASONS } from "../../runtime/conditions.js";
+import { type Condition, REASONS, removeCondition, setCondition, STALLED } from "../../runtime/conditions.js";
 import {
   REQUESTED_AT_ANNOTATION,
   type ReconcileContext,
@@ -18,27 +19,26 @@ import {
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Artifact, Storage } from "../../sources/artifact/storage.js";
 import { createTarball } from "../../sources/artifact/tarball.js";
-import { checkout } from "../../sources/git/checkout.js";
-import {
-  authFromSecretData,
-  GitAuthError,
-  gitAuthEnv,
-  maskUrlCredentials,
-  stripUrlCredentials,
-} from "../../sources/git/credentials.js";
-import { GitCommandError, runGit } from "../../sources/git/git-cli.js";
+import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
-import { parseLsRemote, RefNotFoundError, resolveRef } from "../../sources/git/refs.js";
 import { parseDuration } from "../../util/duration.js";
 import { failed, prepare, succeeded } from "../source-status.js";
+import { contentConfigChanged, verifyMode } from "./content-config.js";
+import { SourceFailure } from "./failure.js";
+import { copyIncludes, resolveIncludes } from "./includes.js";
+import { checkoutRemote, openRemote, resolveRemote } from "./remote.js";
+import { verifyCheckout } from "./verify.js";
 
-class FetchFailure extends Error {
-  constructor(
-    readonly reason: "GitOperationFailed" | "AuthenticationFailed" | "URLInvalid",
-    message: string,
-  ) {
-    super(message);
-  }
+export interface GitRepositoryReconcilerOptions {
+  /** Flux's --requeue-dependency: how soon to look again for an include without an artifact. */
+  requeueDependencyMs?: number;
+}
+
+interface Outcome {
+  artifact?: Artifact;
+  includes: Artifact[];
+  subject: string;
+  verified?: string;
 }
 
 export class GitRepositoryReconciler implements Reconciler {
@@ -46,6 +46,7 @@ export class GitRepositoryReconciler implements Reconciler {
     private readonly cluster: Cluster,
     readonly storage: Storage,
     private readonly events: EventRecorder,
+    private readonly options: GitRepositoryReconcilerOptions = {},
   ) {}
 
   private path(ns: string, name: string): string {
@@ -61,22 +62,40 @@ export class GitRepositoryReconciler implements Reconciler {
       ctx.log.info("reconciliation is suspended for this object");
       return;
     }
-    const interval = parseDuration(obj.spec.interval);
-    let conditions = [...(obj.status?.conditions ?? [])];
+    let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
+    // A failed verification is worked out again; a successful one stands for the stored artifact.
+    if (conditions.some((c) => c.type === "SourceVerified" && c.status === "False"))
+      conditions = removeCondition(conditions, "SourceVerified");
     const generation = obj.metadata.generation;
     const previous = obj.status?.artifact && this.storage.exists(obj.status.artifact) ? obj.status.artifact : undefined;
-    const status = {
+    const status: Record<string, unknown> = {
       ...obj.status,
       lastHandledReconcileAt: obj.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? obj.status?.lastHandledReconcileAt,
     };
     try {
-      const outcome = await this.fetch(obj, previous, ctx);
+      const outcome = await this.build(obj, previous, ctx);
       if (outcome.artifact) {
-        status.artifact = outcome.artifact;
-        status.observedIgnore = obj.spec.ignore;
+        Object.assign(status, {
+          artifact: outcome.artifact,
+          includedArtifacts: obj.spec.include?.length ? outcome.includes : null,
+          observedInclude: obj.spec.include?.length ? obj.spec.include : null,
+          observedIgnore: obj.spec.ignore ?? null,
+          observedRecurseSubmodules: obj.spec.recurseSubmodules ?? null,
+          observedSparseCheckout: obj.spec.sparseCheckout?.length ? obj.spec.sparseCheckout : null,
+          sourceVerificationMode: verifyMode(obj) ?? null,
+        });
         this.storage.garbageCollect(dir, outcome.artifact.path);
       } else status.artifact = previous;
-      const message = `stored artifact for revision '${status.artifact!.revision}'`;
+      if (outcome.verified)
+        conditions = setCondition(conditions, {
+          type: "SourceVerified",
+          status: "True",
+          reason: REASONS.succeeded,
+          message: outcome.verified,
+          observedGeneration: generation,
+        });
+      else if (!verifyMode(obj)) conditions = removeCondition(conditions, "SourceVerified");
+      const message = `stored artifact for revision '${(status.artifact as Artifact).revision}'`;
       conditions = succeeded(conditions, generation, REASONS.succeeded, message);
       await this.patchStatus(path, { ...status, conditions, observedGeneration: generation });
       if (outcome.artifact && outcome.artifact.digest !== previous?.digest) {
@@ -85,18 +104,29 @@ export class GitRepositoryReconciler implements Reconciler {
           [`${SOURCE_GROUP}/digest`]: outcome.artifact.digest,
         });
       }
-      return { requeueAfterMs: interval };
+      return { requeueAfterMs: parseDuration(obj.spec.interval) };
     } catch (err) {
       const failure =
-        err instanceof FetchFailure
+        err instanceof SourceFailure
           ? err
-          : new FetchFailure(
-              "GitOperationFailed",
-              `failed to checkout and determine revision: ${maskUrlCredentials((err as Error).message)}`,
-            );
-      conditions = failed(conditions, generation, failure.reason, failure.message);
+          : new SourceFailure(REASONS.failed, maskUrlCredentials((err as Error).message), "FetchFailed");
+      conditions = failed(conditions, generation, failure.reason, failure.message, failure.condition);
+      conditions = failure.options.stalled
+        ? setCondition(conditions, {
+            type: STALLED,
+            status: "True",
+            reason: failure.reason,
+            message: failure.message,
+            observedGeneration: generation,
+          })
+        : removeCondition(conditions, STALLED);
       await this.patchStatus(path, { ...status, artifact: previous, conditions, observedGeneration: generation });
+      if (failure.options.retryAfterMs) {
+        ctx.log.info(failure.message);
+        return { requeueAfterMs: failure.options.retryAfterMs };
+      }
       await this.events.record(obj, "Warning", failure.reason, failure.message);
+      if (failure.options.stalled) return; // only a spec change can fix it
       throw failure;
     }
   }
@@ -105,93 +135,40 @@ export class GitRepositoryReconciler implements Reconciler {
     await this.cluster.client.patch(`${path}/status`, "merge", { status });
   }
 
-  private async auth(obj: GitRepository) {
-    if (!obj.spec.secretRef) return authFromSecretData(undefined);
-    const ref = `${obj.metadata.namespace}/${obj.spec.secretRef.name}`;
-    try {
-      const secret = await this.cluster.client.get<{ data?: Record<string, string> }>(
-        `/api/v1/namespaces/${obj.metadata.namespace}/secrets/${obj.spec.secretRef.name}`,
-      );
-      return authFromSecretData(secret.data);
-    } catch (err) {
-      throw new FetchFailure(
-        "AuthenticationFailed",
-        `failed to get secret '${ref}': ${(err as Error).message.replace(/^[^:]+: /, "")}`,
-      );
-    }
-  }
-
-  /** Resolves and, when the revision changed, fetches and stores. No artifact = unchanged. */
-  private async fetch(obj: GitRepository, previous: Artifact | undefined, ctx: ReconcileContext) {
-    const { url: cleanUrl, username, password } = stripUrlCredentials(obj.spec.url);
-    let scheme: string;
-    try {
-      scheme = new URL(cleanUrl).protocol.replace(/:$/, "");
-    } catch (err) {
-      throw new FetchFailure(
-        "URLInvalid",
-        `failed to parse url '${maskUrlCredentials(obj.spec.url)}': ${(err as Error).message}`,
-      );
-    }
-    const auth = await this.auth(obj);
-    auth.username ??= username;
-    auth.password ??= password;
-    const timeoutMs = parseDuration(obj.spec.timeout ?? "60s");
+  /** Resolves and, when the revision or the content settings changed, fetches and stores. */
+  private async build(obj: GitRepository, previous: Artifact | undefined, ctx: ReconcileContext): Promise<Outcome> {
     const work = mkdtempSync(join(tmpdir(), "flotilla-git-"));
     try {
-      let env: Record<string, string>;
-      try {
-        env = gitAuthEnv(scheme, auth, work);
-      } catch (err) {
-        if (err instanceof GitAuthError)
-          throw new FetchFailure("AuthenticationFailed", `failed to configure authentication options: ${err.message}`);
-        throw err;
-      }
-      const masked = maskUrlCredentials(obj.spec.url);
-      const git = { env, home: work, timeoutMs };
-      let refs;
-      try {
-        refs = parseLsRemote(await runGit(["ls-remote", cleanUrl], git));
-      } catch (err) {
-        if (err instanceof GitCommandError && err.authFailure) {
-          throw new FetchFailure(
-            "AuthenticationFailed",
-            `failed to checkout and determine revision: unable to list remote for '${masked}': ${err.message}`,
-          );
-        }
-        throw new FetchFailure(
-          "GitOperationFailed",
-          `failed to checkout and determine revision: unable to list remote for '${masked}': ${(err as Error).message}`,
-        );
-      }
-      let resolved;
-      try {
-        resolved = resolveRef(obj.spec.ref, refs);
-      } catch (err) {
-        if (err instanceof RefNotFoundError)
-          throw new FetchFailure(
-            "GitOperationFailed",
-            `failed to checkout and determine revision: unable to clone '${masked}': ${err.message}`,
-          );
-        throw err;
-      }
+      const remote = await openRemote(this.cluster.client, obj, work);
+      const includes = await resolveIncludes(this.cluster.client, obj, this.options.requeueDependencyMs ?? 30_000);
+      const resolved = await resolveRemote(remote, obj);
       if (
         previous &&
         resolved.cheapCheck &&
         previous.revision === resolved.revision &&
-        (obj.status?.observedIgnore ?? "") === (obj.spec.ignore ?? "")
+        !contentConfigChanged(obj, includes)
       ) {
         ctx.log.info(`no changes since last reconciliation: observed revision '${resolved.revision}'`);
-        return { artifact: undefined, subject: "" };
+        return { includes, subject: "" };
       }
       const checkoutDir = join(work, "checkout");
-      const commit = await checkout(resolved, { url: cleanUrl, dir: checkoutDir, ...git });
+      const { commit, subject } = await checkoutRemote(remote, resolved, checkoutDir, {
+        recurseSubmodules: obj.spec.recurseSubmodules,
+        sparseCheckout: obj.spec.sparseCheckout,
+      });
+      for (const d of obj.spec.sparseCheckout ?? []) {
+        if (!existsSync(join(checkoutDir, d)) || !lstatSync(join(checkoutDir, d)).isDirectory())
+          throw new SourceFailure(
+            "GitOperationFailed",
+            `failed to sparse checkout directories : sparse checkout dir '${d}' does not exist in repository`,
+          );
+      }
+      const verified = await verifyCheckout(this.cluster.client, obj, remote, checkoutDir, resolved, commit);
       const revision = resolved.revision.replace(/sha1:[0-9a-f]+$/, `sha1:${commit}`);
-      const subject = (await runGit(["log", "-1", "--format=%s"], { ...git, cwd: checkoutDir })).trim();
+      copyIncludes(this.storage, obj.spec.include ?? [], includes, checkoutDir);
       const tarball = createTarball(checkoutDir, listArtifactFiles(checkoutDir, obj.spec.ignore));
       const relPath = `${this.storage.objectDir("GitRepository", obj.metadata.namespace!, obj.metadata.name)}/${commit}.tar.gz`;
-      const artifact = this.storage.store(relPath, tarball, revision);
-      return { artifact, subject: [...subject].length > 50 ? `${[...subject].slice(0, 50).join("")}...` : subject };
+      return { artifact: this.storage.store(relPath, tarball, revision), includes, subject, verified };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

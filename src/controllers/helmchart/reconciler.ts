@@ -1,11 +1,10 @@
-// HelmChart reconciler (HelmRepository sources): read the repository's index artifact, choose the
-// version as helm does, download the chart with the repository's credentials, verify the index's
-// digest, store `<chart>-<version>.tgz`. Revision = the chart version.
-import { createHash } from "node:crypto";
+// HelmChart reconciler: build the chart from its source (a HelmRepository's index, or a chart
+// directory in a GitRepository's artifact), store it as `<chart>-<version>.tgz` with the version as
+// revision, and report Flux's conditions (Ready/ArtifactInStorage, FetchFailed or BuildFailed) and
+// events. HelmCharts are re-queued when their source's artifact changes (watch.ts).
 import { SOURCE_GROUP } from "../../api/source/git-repository.js";
-import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
+import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
 import {
   REQUESTED_AT_ANNOTATION,
   type ReconcileContext,
@@ -15,21 +14,11 @@ import {
 } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
-import { download, type HelmIndex, normalizeRepoUrl, selectChartVersion } from "../../sources/helm/index.js";
 import { parseDuration } from "../../util/duration.js";
-import { repositoryAuth } from "../helmrepository/reconciler.js";
 import { failed, patchStatus, prepare, succeeded } from "../source-status.js";
-
-const MAX_CHART_BYTES = 10 * 1024 * 1024;
-
-class ChartFailure extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { buildReason, buildSummary, ChartFailure } from "./build.js";
+import { buildFromGitRepository } from "./from-git-repository.js";
+import { buildFromHelmRepository } from "./from-helm-repository.js";
 
 export class HelmChartReconciler implements Reconciler {
   constructor(
@@ -51,78 +40,24 @@ export class HelmChartReconciler implements Reconciler {
     const previous =
       chart.status?.artifact && this.storage.exists(chart.status.artifact) ? chart.status.artifact : undefined;
     try {
-      if (chart.spec.sourceRef.kind !== "HelmRepository") {
-        throw new ChartFailure(
-          "UnsupportedSourceKind",
-          `source kind '${chart.spec.sourceRef.kind}' is not supported yet`,
-        );
-      }
-      let repo: HelmRepository;
-      try {
-        repo = await this.cluster.client.get<HelmRepository>(
-          `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmrepositories/${chart.spec.sourceRef.name}`,
-        );
-      } catch (err) {
-        if (err instanceof NotFoundError)
-          throw new ChartFailure(
-            "SourceUnavailable",
-            `failed to get source: HelmRepository '${chart.spec.sourceRef.name}' not found`,
-          );
-        throw err;
-      }
-      if (!repo.status?.artifact)
-        throw new ChartFailure(
-          "NoSourceArtifact",
-          `no artifact available for HelmRepository source '${repo.metadata.name}'`,
-        );
-      const index = JSON.parse(
-        (await download(repo.status.artifact.url, undefined, 60_000, 50 * 1024 * 1024)).toString("utf8"),
-      ) as HelmIndex;
-      let entry;
-      try {
-        entry = selectChartVersion(index, chart.spec.chart, chart.spec.version ?? "*");
-      } catch (err) {
-        throw new ChartFailure(
-          "ChartPullError",
-          `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message}`,
-        );
-      }
-      const file = `${dir}/${chart.spec.chart}-${entry.version}.tgz`;
-      let artifact = previous?.path === file ? previous : undefined;
-      if (!artifact) {
-        const url = new URL(entry.urls[0]!, normalizeRepoUrl(repo.spec.url)).toString();
-        const sameHost = new URL(url).host === new URL(repo.spec.url).host;
-        const auth = sameHost || repo.spec.passCredentials ? await repositoryAuth(this.cluster, repo) : undefined;
-        const data = await download(
-          url,
-          auth,
-          repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
-          MAX_CHART_BYTES,
-        );
-        if (entry.digest && createHash("sha256").update(data).digest("hex") !== entry.digest) {
-          throw new ChartFailure(
-            "ChartPullError",
-            `chart ${chart.spec.chart}-${entry.version} digest does not match the repository index`,
-          );
-        }
-        artifact = this.storage.store(file, data, entry.version);
-        this.storage.garbageCollect(dir, file);
-        await this.events.record(
-          chart,
-          "Normal",
-          "ChartPullSucceeded",
-          `pulled '${chart.spec.chart}' chart with version '${entry.version}'`,
-        );
-      }
-      const message = `pulled '${chart.spec.chart}' chart with version '${entry.version}'`;
+      const kind = chart.spec.sourceRef.kind;
+      if (kind !== "HelmRepository" && kind !== "GitRepository")
+        throw new ChartFailure("UnsupportedSourceKind", `source kind '${kind}' is not supported yet`);
+      const build =
+        kind === "HelmRepository"
+          ? await buildFromHelmRepository(this.cluster, this.storage, chart, previous)
+          : await buildFromGitRepository(this.cluster, this.storage, chart, previous);
+      const message = buildSummary(build);
       await patchStatus(this.cluster, path, {
         ...base,
-        artifact,
-        observedSourceArtifactRevision: repo.status.artifact.revision,
-        observedChartName: chart.spec.chart,
-        conditions: succeeded(chart.status?.conditions, generation, "ChartPullSucceeded", message),
+        artifact: build.artifact,
+        observedSourceArtifactRevision: build.sourceRevision,
+        observedChartName: build.name,
+        observedValuesFiles: build.valuesFiles.length ? build.valuesFiles : null,
+        conditions: succeeded(chart.status?.conditions, generation, buildReason(build), message),
         observedGeneration: generation,
       });
+      if (build.isNew) await this.events.record(chart, "Normal", buildReason(build), message);
       return { requeueAfterMs: parseDuration(chart.spec.interval) };
     } catch (err) {
       const failure = err instanceof ChartFailure ? err : new ChartFailure("ChartPullError", (err as Error).message);
@@ -130,7 +65,7 @@ export class HelmChartReconciler implements Reconciler {
       await patchStatus(this.cluster, path, {
         ...base,
         artifact: previous,
-        conditions: failed(chart.status?.conditions, generation, failure.reason, failure.message),
+        conditions: failed(chart.status?.conditions, generation, failure.reason, failure.message, failure.condition),
         observedGeneration: generation,
       });
       await this.events.record(chart, "Warning", failure.reason, failure.message);

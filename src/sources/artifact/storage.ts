@@ -47,6 +47,14 @@ export class Storage {
     return existsSync(full) && digestOf(readFileSync(full)) === artifact.digest;
   }
 
+  /** The artifact's bytes when it is in storage and matches its digest; undefined otherwise. */
+  read(artifact: Pick<Artifact, "path" | "digest">): Buffer | undefined {
+    const full = this.fullPath(artifact.path);
+    if (!existsSync(full)) return undefined;
+    const data = readFileSync(full);
+    return digestOf(data) === artifact.digest ? data : undefined;
+  }
+
   store(relPath: string, data: Buffer, revision: string): Artifact {
     const full = this.fullPath(relPath);
     mkdirSync(dirname(full), { recursive: true });

@@ -55,9 +55,11 @@ export function stripUrlCredentials(url: string): { url: string; username?: stri
 /**
  * Environment for one git invocation: auth as `GIT_CONFIG_*` entries (http.extraHeader for basic
  * and bearer, sslCAInfo) and, for ssh, a GIT_SSH_COMMAND with the identity and known_hosts files
- * written into `workDir` (removed with it).
+ * written into `workDir` (removed with it). With `origin` (scheme://host:port/) the header is
+ * scoped to that server, so a submodule hosted elsewhere never receives these credentials.
  */
-export function gitAuthEnv(scheme: string, auth: GitAuth, workDir: string): Record<string, string> {
+export function gitAuthEnv(scheme: string, auth: GitAuth, workDir: string, origin?: string): Record<string, string> {
+  const header = origin ? `http.${origin}.extraHeader` : "http.extraHeader";
   const config: [string, string][] = [];
   const env: Record<string, string> = {};
   if (scheme === "http" || scheme === "https") {
@@ -67,10 +69,10 @@ export function gitAuthEnv(scheme: string, auth: GitAuth, workDir: string): Reco
       throw new GitAuthError("basic auth and bearer token cannot be set at the same time");
     if (auth.username)
       config.push([
-        "http.extraHeader",
+        header,
         `Authorization: Basic ${Buffer.from(`${auth.username}:${auth.password ?? ""}`).toString("base64")}`,
       ]);
-    if (auth.bearerToken) config.push(["http.extraHeader", `Authorization: Bearer ${auth.bearerToken}`]);
+    if (auth.bearerToken) config.push([header, `Authorization: Bearer ${auth.bearerToken}`]);
     if (auth.caCert) {
       const ca = join(workDir, "ca.crt");
       writeFileSync(ca, auth.caCert, { mode: 0o600 });

@@ -1,6 +1,7 @@
 // Running git: an argument array (no shell), prompts disabled, an isolated HOME and no system or
-// global config, only the http(s)/ssh/file transports, bounded concurrency, and a timeout. Output
-// that reaches errors is masked of URL credentials.
+// global config, only the http(s) and ssh transports (file:// and ext:: refused, also for
+// submodules, which inherit these -c settings), bounded concurrency, and a timeout. Output that
+// reaches errors is masked of URL credentials.
 import { spawn } from "node:child_process";
 import { maskUrlCredentials } from "./credentials.js";
 
@@ -40,10 +41,15 @@ export interface GitRunOptions {
   timeoutMs: number;
 }
 
-export function runGit(args: string[], options: GitRunOptions): Promise<string> {
+export async function runGit(args: string[], options: GitRunOptions): Promise<string> {
+  return (await runGitOutput(args, options)).stdout;
+}
+
+/** runGit, keeping stderr too (e.g. for the gpg status lines of verify-commit). */
+export function runGitOutput(args: string[], options: GitRunOptions): Promise<{ stdout: string; stderr: string }> {
   return slot(
     () =>
-      new Promise<string>((resolve, reject) => {
+      new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
         const child = spawn(
           "git",
           [
@@ -56,7 +62,7 @@ export function runGit(args: string[], options: GitRunOptions): Promise<string> 
             "-c",
             "protocol.ssh.allow=always",
             "-c",
-            "protocol.file.allow=user",
+            "protocol.file.allow=never",
             ...args,
           ],
           {
@@ -87,10 +93,13 @@ export function runGit(args: string[], options: GitRunOptions): Promise<string> 
         });
         child.once("close", (code, signal) => {
           clearTimeout(timer);
-          if (code === 0) return resolve(stdout);
+          if (code === 0) return resolve({ stdout, stderr });
+          // The first fatal line says why (a submodule failure ends with a generic "aborting").
+          const lines = stderr.trim().split("\n");
           const detail = maskUrlCredentials(
-            (signal === "SIGKILL" ? `timed out after ${options.timeoutMs / 1000}s` : stderr.trim().split("\n").pop()) ??
-              "",
+            signal === "SIGKILL"
+              ? `timed out after ${options.timeoutMs / 1000}s`
+              : (lines.find((l) => l.startsWith("fatal: ")) ?? lines.pop() ?? ""),
           );
           reject(
             new GitCommandError(

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
-const VCS = [".git/", ".gitignore", ".gitmodules", ".gitattributes"];
+const VCS = [".git", ".gitignore", ".gitmodules", ".gitattributes"];
 const DEFAULTS = [
   "*.jpg", "*.jpeg", "*.gif", "*.png", "*.wmv", "*.flv", "*.tar.gz", "*.zip",
   ".github/", ".circleci/", ".travis.yml", ".gitlab-ci.yml", "appveyor.yml", ".drone.yml", "cloudbuild.yaml", "codeship-services.yml", "codeship-steps.yml",

@@ -15,6 +15,8 @@ export interface ResolvedRef {
   revision: string;
   /** Branch/tag/name refs can be checked with ls-remote alone; semver and commit always fetch (as Flux). */
   cheapCheck: boolean;
+  /** The tag this commit was reached through (tag, semver, or a refs/tags/ name), for tag verification. */
+  tag?: string;
 }
 
 /** Parses `git ls-remote` output into ref → commit, with annotated tags peeled to their commit. */
@@ -42,12 +44,19 @@ export function resolveRef(ref: GitRepositoryRef | undefined, refs: Map<string, 
   if (r.name) {
     const commit = refs.get(r.name);
     if (!commit) throw new RefNotFoundError(`unable to resolve ref '${r.name}' to a specific commit`);
-    return { commit, revision: `${r.name}@sha1:${commit}`, fetchRef: r.name, cheapCheck: true };
+    const tag = r.name.startsWith("refs/tags/") ? r.name.slice("refs/tags/".length) : undefined;
+    return { commit, revision: `${r.name}@sha1:${commit}`, fetchRef: r.name, cheapCheck: true, tag };
   }
   if (r.tag) {
     const commit = refs.get(`refs/tags/${r.tag}`);
     if (!commit) throw new RefNotFoundError(`couldn't find remote ref "refs/tags/${r.tag}"`);
-    return { commit, revision: `${r.tag}@sha1:${commit}`, fetchRef: `refs/tags/${r.tag}`, cheapCheck: true };
+    return {
+      commit,
+      revision: `${r.tag}@sha1:${commit}`,
+      fetchRef: `refs/tags/${r.tag}`,
+      cheapCheck: true,
+      tag: r.tag,
+    };
   }
   if (r.semver) {
     const tags = [...refs.keys()].filter((k) => k.startsWith("refs/tags/")).map((k) => k.slice("refs/tags/".length));
@@ -59,7 +68,7 @@ export function resolveRef(ref: GitRepositoryRef | undefined, refs: Map<string, 
     }
     if (!tag) throw new RefNotFoundError(`no match found for semver: ${r.semver}`);
     const commit = refs.get(`refs/tags/${tag}`)!;
-    return { commit, revision: `${tag}@sha1:${commit}`, fetchRef: `refs/tags/${tag}`, cheapCheck: false };
+    return { commit, revision: `${tag}@sha1:${commit}`, fetchRef: `refs/tags/${tag}`, cheapCheck: false, tag };
   }
   const branch = r.branch ?? "master";
   const commit = refs.get(`refs/heads/${branch}`);

@@ -1,0 +1,142 @@
+// spec.include: other GitRepositories' artifacts copied into this one (from `fromPath`, to `toPath`,
+// which defaults to the included repository's name). The included artifacts are looked up before the
+// checkout — a missing one is IncludeUnavailable, and we wait for it instead of backing off — and read
+// from our own storage, digest-checked. An included repository's new artifact re-queues its includers
+// at once (the watch below), except along an include cycle, which stays interval-driven.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, normalize, sep } from "node:path";
+import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { KubeClient } from "../../kube/client.js";
+import { NotFoundError } from "../../kube/errors.js";
+import type { KubeObject } from "../../kube/object.js";
+import type { Watch } from "../../runtime/controller.js";
+import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import { readTarball } from "../../sources/artifact/tarball.js";
+import { SourceFailure } from "./failure.js";
+
+export type Include = NonNullable<GitRepository["spec"]["include"]>[number];
+
+/** The included repositories' current artifacts, in spec order; IncludeUnavailable when one is missing. */
+export async function resolveIncludes(
+  client: KubeClient,
+  obj: GitRepository,
+  retryAfterMs: number,
+): Promise<Artifact[]> {
+  const out: Artifact[] = [];
+  for (const incl of obj.spec.include ?? []) {
+    const name = incl.repository.name;
+    let dep: GitRepository;
+    try {
+      dep = await client.get<GitRepository>(
+        `/apis/${SOURCE_GROUP}/v1/namespaces/${obj.metadata.namespace}/gitrepositories/${name}`,
+      );
+    } catch (err) {
+      const detail = err instanceof NotFoundError ? `GitRepository '${name}' not found` : (err as Error).message;
+      throw new SourceFailure(
+        "NotFound",
+        `could not get resource for include '${name}': ${detail}`,
+        "IncludeUnavailable",
+        { retryAfterMs },
+      );
+    }
+    if (!dep.status?.artifact)
+      throw new SourceFailure("NoArtifact", `no artifact available for include '${name}'`, "IncludeUnavailable", {
+        retryAfterMs,
+      });
+    out.push(dep.status.artifact);
+  }
+  return out;
+}
+
+const clean = (p: string | undefined) => (p ?? "").replace(/^(\.\/|\/)+/, "").replace(/\/+$/, "");
+export const toPathOf = (incl: Include) => clean(incl.toPath) || incl.repository.name;
+
+/** Writes each included artifact's files under `fromPath` into `dir/<toPath>`. */
+export function copyIncludes(storage: Storage, includes: Include[], artifacts: Artifact[], dir: string): void {
+  includes.forEach((incl, i) => {
+    const name = incl.repository.name;
+    const to = normalize(join(dir, toPathOf(incl)));
+    if (to !== dir && !to.startsWith(dir + sep))
+      throw new SourceFailure(
+        "IllegalPath",
+        `path calculation for include '${name}' failed: '${incl.toPath}' is outside the artifact`,
+        "StorageOperationFailed",
+      );
+    const fail = (why: string) =>
+      new SourceFailure(
+        "CopyFailure",
+        `failed to copy '${name}' include from ${incl.fromPath ?? ""} to ${toPathOf(incl)}: ${why}`,
+        "StorageOperationFailed",
+      );
+    const artifact = artifacts[i]!;
+    const data = storage.read(artifact);
+    if (!data) throw fail(`artifact ${artifact.path} is not in storage or does not match its digest`);
+    const from = clean(incl.fromPath);
+    let copied = 0;
+    for (const entry of readTarball(data)) {
+      if (entry.type !== "file") continue;
+      if (from && entry.path !== from && !entry.path.startsWith(`${from}/`)) continue;
+      const rel = from ? entry.path.slice(from.length).replace(/^\//, "") : entry.path;
+      const target = normalize(join(to, rel || entry.path.split("/").pop()!));
+      if (!target.startsWith(to + sep)) throw fail(`entry ${entry.path} escapes ${toPathOf(incl)}`);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, entry.content, { mode: entry.mode & 0o755 });
+      copied++;
+    }
+    if (from && copied === 0) throw fail(`'${from}' does not exist in the artifact of '${name}'`);
+  });
+}
+
+/** True when the includes in spec or their artifacts differ from what the stored artifact was built with. */
+export function includesChanged(obj: GitRepository, artifacts: Artifact[]): boolean {
+  const spec = obj.spec.include ?? [];
+  const observed = (obj.status?.observedInclude ?? []) as Include[];
+  const built = obj.status?.includedArtifacts ?? [];
+  if (spec.length !== observed.length || spec.length !== built.length) return true;
+  return spec.some((incl, i) => {
+    const o = observed[i]!;
+    return (
+      incl.repository.name !== o.repository?.name ||
+      (incl.fromPath ?? "") !== (o.fromPath ?? "") ||
+      (incl.toPath ?? "") !== (o.toPath ?? "") ||
+      artifacts[i]!.revision !== built[i]!.revision ||
+      artifacts[i]!.digest !== built[i]!.digest
+    );
+  });
+}
+
+export const INCLUDE_INDEX = "include";
+export const includeIndex = (o: KubeObject): string[] =>
+  [...new Set(((o as GitRepository).spec?.include ?? []).map((i) => i.repository.name))].map(
+    (n) => `${o.metadata.namespace}/${n}`,
+  );
+
+const digestOfObj = (o: KubeObject) => (o as GitRepository).status?.artifact?.digest;
+
+/** Re-queues the includers of a repository whose artifact changed, skipping those it itself includes. */
+export const includeWatch = (): Watch => ({
+  kind: { group: SOURCE_GROUP, version: "v1", kind: "GitRepository" },
+  predicate: (o, n) => digestOfObj(o) !== digestOfObj(n),
+  map: (changed, controller) => {
+    if (!digestOfObj(changed)) return [];
+    const ns = changed.metadata.namespace;
+    const byName = new Map(
+      controller.informer
+        .list()
+        .filter((o) => o.metadata.namespace === ns)
+        .map((o) => [o.metadata.name, o as GitRepository]),
+    );
+    const ancestors = new Set([changed.metadata.name]);
+    const pending = [...((changed as GitRepository).spec.include ?? [])];
+    while (pending.length) {
+      const name = pending.shift()!.repository.name;
+      if (ancestors.has(name)) continue;
+      ancestors.add(name);
+      pending.push(...(byName.get(name)?.spec.include ?? []));
+    }
+    return controller.informer
+      .byIndex(INCLUDE_INDEX, `${ns}/${changed.metadata.name}`)
+      .filter((o) => !ancestors.has(o.metadata.name) && !(o as GitRepository).spec.suspend)
+      .map((o) => `${ns}/${o.metadata.name}`);
+  },
+});

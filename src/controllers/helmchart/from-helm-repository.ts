@@ -1,0 +1,118 @@
+// A HelmChart from a HelmRepository: read the repository's index artifact, choose the version as helm
+// does, download the chart with the repository's credentials, verify the index's digest, store
+// `<chart>-<version>.tgz`. With valuesFiles (relative to the chart) the chart is re-packaged with
+// the merged values and `+<generation>` build metadata, as Flux does, so consumers see the change.
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, normalize, sep } from "node:path";
+import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import { readTarball } from "../../sources/artifact/tarball.js";
+import { download, type HelmIndex, normalizeRepoUrl, selectChartVersion } from "../../sources/helm/index.js";
+import { packageChart } from "../../sources/helm/package.js";
+import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
+import { parseDuration } from "../../util/duration.js";
+import { repositoryAuth } from "../helmrepository/reconciler.js";
+import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+
+const MAX_CHART_BYTES = 10 * 1024 * 1024;
+
+/** Unpacks a chart .tgz into `dir`; returns the chart's root (its single top directory). */
+function unpackChart(data: Buffer, dir: string): string {
+  let top = "";
+  for (const e of readTarball(data)) {
+    const target = normalize(join(dir, e.path));
+    if (!target.startsWith(dir + sep)) throw new Error(`chart entry ${e.path} escapes the chart`);
+    top ||= e.path.split("/")[0]!;
+    if (e.type === "directory") mkdirSync(target, { recursive: true });
+    else {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, e.content);
+    }
+  }
+  return join(dir, top);
+}
+
+export async function buildFromHelmRepository(
+  cluster: Cluster,
+  storage: Storage,
+  chart: HelmChart,
+  previous: Artifact | undefined,
+): Promise<ChartBuild> {
+  const ns = chart.metadata.namespace!;
+  let repo: HelmRepository;
+  try {
+    repo = await cluster.client.get<HelmRepository>(
+      `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/helmrepositories/${chart.spec.sourceRef.name}`,
+    );
+  } catch (err) {
+    if (err instanceof NotFoundError)
+      throw new ChartFailure(
+        "SourceUnavailable",
+        `failed to get source: HelmRepository '${chart.spec.sourceRef.name}' not found`,
+      );
+    throw err;
+  }
+  if (!repo.status?.artifact)
+    throw new ChartFailure(
+      "NoSourceArtifact",
+      `no artifact available for HelmRepository source '${repo.metadata.name}'`,
+    );
+  const index = JSON.parse(
+    (await download(repo.status.artifact.url, undefined, 60_000, 50 * 1024 * 1024)).toString("utf8"),
+  ) as HelmIndex;
+  let entry;
+  try {
+    entry = selectChartVersion(index, chart.spec.chart, chart.spec.version ?? "*");
+  } catch (err) {
+    throw new ChartFailure(
+      "ChartPullError",
+      `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message}`,
+    );
+  }
+  const valuesFiles = effectiveValuesFiles(chart.spec.valuesFiles);
+  const generation = chart.metadata.generation ?? 0;
+  const version = valuesFiles.length ? withMetadata(entry.version, String(generation)) : entry.version;
+  const dir = storage.objectDir("HelmChart", ns, chart.metadata.name);
+  const file = `${dir}/${chart.spec.chart}-${version}.tgz`;
+  const forced = generation !== chart.status?.observedGeneration;
+  const base = { name: chart.spec.chart, version, sourceRevision: repo.status.artifact.revision };
+  if (previous?.path === file && !(forced && valuesFiles.length))
+    return { ...base, artifact: previous, packaged: valuesFiles.length > 0, valuesFiles, isNew: false };
+
+  const url = new URL(entry.urls[0]!, normalizeRepoUrl(repo.spec.url)).toString();
+  const sameHost = new URL(url).host === new URL(repo.spec.url).host;
+  const auth = sameHost || repo.spec.passCredentials ? await repositoryAuth(cluster, repo) : undefined;
+  let data = await download(url, auth, repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000, MAX_CHART_BYTES);
+  if (entry.digest && createHash("sha256").update(data).digest("hex") !== entry.digest)
+    throw new ChartFailure(
+      "ChartPullError",
+      `chart ${chart.spec.chart}-${entry.version} digest does not match the repository index`,
+    );
+  let used: string[] = [];
+  if (valuesFiles.length) {
+    const work = mkdtempSync(join(tmpdir(), "flotilla-chart-"));
+    try {
+      const root = unpackChart(data, work);
+      let merged;
+      try {
+        merged = mergeValuesFiles(root, valuesFiles, Boolean(chart.spec.ignoreMissingValuesFiles));
+      } catch (err) {
+        throw buildFailure("values", err);
+      }
+      used = merged.files;
+      data = await packageChart(root, { version, valuesYaml: valuesYaml(merged.values) }).catch((err: unknown) => {
+        throw buildFailure("pkg", err);
+      });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const artifact = storage.store(file, data, version);
+  storage.garbageCollect(dir, file);
+  return { ...base, artifact, packaged: valuesFiles.length > 0, valuesFiles: used, isNew: true };
+}

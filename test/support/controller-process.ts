@@ -1,0 +1,76 @@
+// The real `flotilla controller` process for e2e tests: started from bin/flotilla.js against the
+// management plane with short leader-election timings and a label selector (a shard) that keeps it
+// to the test's own objects. Its JSON log lines are kept; the probes address is read from them.
+import { type ChildProcess, spawn } from "node:child_process";
+import { afterAll } from "vitest";
+import { eventually, plane } from "./fleet-context.js";
+
+export interface ControllerProcess {
+  child: ChildProcess;
+  /** Parsed JSON log lines so far. */
+  logs: Record<string, unknown>[];
+  /** http://127.0.0.1:PORT of /healthz, /readyz and /metrics, once the process has said it. */
+  healthUrl(): Promise<string>;
+  /** Waits for the process to exit (after a kill). */
+  exited(): Promise<void>;
+}
+
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
+export function startController(opts: { namespace: string; shard: string; storagePath: string }): ControllerProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      "bin/flotilla.js",
+      "controller",
+      "--kubeconfig",
+      plane("management").kubeconfig,
+      "--runtime-namespace",
+      opts.namespace,
+      "--storage-path",
+      opts.storagePath,
+      "--storage-addr",
+      "127.0.0.1:0",
+      "--health-addr",
+      "127.0.0.1:0",
+      "--leader-election-lease-duration",
+      "3s",
+      "--leader-election-renew-deadline",
+      "2s",
+      "--leader-election-retry-period",
+      "500ms",
+      "--watch-label-selector",
+      `flotilla.dev/shard=${opts.shard}`,
+      "--install-crds",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  started.push(child);
+  const logs: Record<string, unknown>[] = [];
+  let pending = "";
+  child.stderr!.on("data", (d: Buffer) => {
+    const lines = (pending + d.toString()).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+  });
+  const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    child,
+    logs,
+    healthUrl: () =>
+      eventually("the controller's probes address", async () => {
+        const line = logs.find((l) => l.msg === "flotilla controller running");
+        return line ? `http://${String(line.health)}` : undefined;
+      }),
+    exited: () => exit,
+  };
+}

@@ -1,0 +1,126 @@
+// Source controllers for an e2e test file: the GitRepository (and optionally HelmChart) controllers
+// in-process, as the manager wires them, scoped to one test namespace, with a real artifact server
+// on loopback. Objects are created through the real apiserver.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type GitRepository, gitRepositoryCrd, SOURCE_GROUP } from "../../src/api/source/git-repository.js";
+import { helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
+import { INCLUDE_INDEX, includeIndex, includeWatch } from "../../src/controllers/gitrepository/includes.js";
+import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
+import { HelmChartReconciler } from "../../src/controllers/helmchart/reconciler.js";
+import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "../../src/controllers/helmchart/watch.js";
+import type { Cluster } from "../../src/kube/cluster.js";
+import type { KubeObject } from "../../src/kube/object.js";
+import type { Condition } from "../../src/runtime/conditions.js";
+import { Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { EventRecorder } from "../../src/runtime/events.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { startArtifactServer } from "../../src/sources/artifact/server.js";
+import { Storage } from "../../src/sources/artifact/storage.js";
+import { eventually } from "./fleet-context.js";
+
+const log = createLogger({ level: "error", write: () => {} });
+const kind = (k: string) => ({ group: SOURCE_GROUP, version: "v1", kind: k });
+
+export interface SourceControllers {
+  storage: Storage;
+  artifactsUrl: string;
+  create(plural: string, name: string, spec: Record<string, unknown>, kindName?: string): Promise<void>;
+  get<T = GitRepository>(plural: string, name: string): Promise<T>;
+  /** Waits until Ready has the given status; returns the object. */
+  waitReady<T extends { status?: { conditions?: Condition[] } }>(
+    plural: string,
+    name: string,
+    status?: "True" | "False",
+  ): Promise<T>;
+  requestReconcile(plural: string, name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startSourceControllers(
+  cluster: Cluster,
+  ns: string,
+  opts: { helm?: boolean; requeueDependencyMs?: number } = {},
+): Promise<SourceControllers> {
+  const crds = [gitRepositoryCrd(), ...(opts.helm ? [helmRepositoryCrd(), helmChartCrd()] : [])];
+  for (const crd of crds) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
+  for (const k of opts.helm ? ["GitRepository", "HelmChart"] : ["GitRepository"])
+    await cluster.discovery.waitForMapping(kind(k), 10_000);
+  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
+  const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
+  (storage as { baseUrl: string }).baseUrl = artifacts.url;
+  const events = new EventRecorder(cluster.client, "source-controller", log);
+  const git = new Controller({
+    name: "gitrepository",
+    kind: kind("GitRepository"),
+    cluster,
+    log,
+    namespace: ns,
+    concurrency: 2,
+    watches: [includeWatch()],
+    reconciler: new GitRepositoryReconciler(cluster, storage, events, {
+      requeueDependencyMs: opts.requeueDependencyMs,
+    }),
+  });
+  git.informer.addIndex(INCLUDE_INDEX, includeIndex);
+  const controllers = [git];
+  if (opts.helm) {
+    const charts = new Controller({
+      name: "helmchart",
+      kind: kind("HelmChart"),
+      cluster,
+      log,
+      namespace: ns,
+      watches: [chartSourceWatch("GitRepository")],
+      reconciler: new HelmChartReconciler(cluster, storage, events),
+    });
+    charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
+    controllers.push(charts);
+  }
+  for (const c of controllers) await c.start();
+
+  const base = (plural: string) => `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/${plural}`;
+  const get = <T>(plural: string, name: string) => cluster.client.get<T>(`${base(plural)}/${name}`);
+  const kinds: Record<string, string> = { gitrepositories: "GitRepository", helmcharts: "HelmChart" };
+  return {
+    storage,
+    artifactsUrl: artifacts.url,
+    get,
+    create: async (plural, name, spec, kindName) => {
+      await cluster.client.create(base(plural), {
+        apiVersion: `${SOURCE_GROUP}/v1`,
+        kind: kindName ?? kinds[plural],
+        metadata: { name, namespace: ns },
+        spec: { interval: "10m", ...spec },
+      });
+    },
+    waitReady: <T>(plural: string, name: string, status = "True") =>
+      eventually<T>(`${plural}/${name} Ready=${status}`, async () => {
+        const o = await get<{ status?: { conditions?: Condition[] } }>(plural, name);
+        return o.status?.conditions?.find((c) => c.type === "Ready")?.status === status ? (o as T) : undefined;
+      }),
+    requestReconcile: async (plural, name) => {
+      const at = new Date().toISOString();
+      await cluster.client.patch(`${base(plural)}/${name}`, "merge", {
+        metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+      });
+      return at;
+    },
+    stop: async () => {
+      for (const c of controllers) await c.stop();
+      await artifacts.close();
+    },
+  };
+}
+
+/** Files in a tar.gz artifact served at `url`, path → content. */
+export async function artifactFiles(url: string): Promise<Record<string, string>> {
+  const { readTarball } = await import("../../src/sources/artifact/tarball.js");
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  const out: Record<string, string> = {};
+  for (const e of readTarball(Buffer.from(await res.arrayBuffer())))
+    if (e.type === "file") out[e.path] = e.content.toString("utf8");
+  return out;
+}
