@@ -25,6 +25,7 @@ import { HelmChartReconciler } from "./helmchart/reconciler.js";
 import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "./helmchart/watch.js";
 import { HelmRepositoryReconciler } from "./helmrepository/reconciler.js";
 import { KustomizationReconciler, SOURCE_INDEX, sourceIndex, sourceWatch } from "./kustomization/reconciler.js";
+import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
   endpoint: ClusterEndpoint;
@@ -83,6 +84,9 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   }
 
   const startControllers = async () => {
+    // What a killed predecessor on this machine left in its scratch directories.
+    const swept = sweepStaleWorkDirs();
+    if (swept.length) o.log.info("removed scratch directories of processes that are gone", { pids: swept });
     const storage = new Storage(o.storagePath, "");
     artifactServer = await startArtifactServer(storage, o.storageHost, o.storagePort);
     (storage as { baseUrl: string }).baseUrl = o.storageAdvertisedAddress ?? artifactServer.url;

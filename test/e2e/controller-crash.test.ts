@@ -3,11 +3,12 @@
 // artifact is ever visible, the stored artifact always matches its digest, and the GitRepository
 // converges to Ready with the newest commit.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GitRepository } from "../../src/api/source/git-repository.js";
+import { workBase } from "../../src/util/work-dir.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
@@ -44,7 +45,12 @@ async function killMidFetch(controller: ControllerProcess) {
   await eventually("a fetch in flight", async () => git.requests.fetch > 0, 30_000);
   controller.child.kill("SIGKILL");
   await controller.exited();
+  killed.push(controller.child.pid!);
 }
+
+/** Scratch directories (checkouts) the killed processes left; the next controller sweeps them. */
+const killed: number[] = [];
+const leftovers = () => killed.filter((pid) => existsSync(join(workBase(), String(pid))));
 
 const start = () => startController({ namespace: ns, shard: ns, storagePath });
 
@@ -75,6 +81,7 @@ describe("flotilla controller killed mid-fetch", () => {
     );
     expectIntact(ready);
     expect(storedFiles()).toEqual([ready.status!.artifact!.path]);
+    expect(leftovers()).toEqual([]);
 
     // Again with an artifact in place: a kill mid-fetch of the next commit keeps the old one intact.
     const second = await repo.commit({ "a.yaml": "a: 2\n" }, "two");
@@ -101,5 +108,6 @@ describe("flotilla controller killed mid-fetch", () => {
     const files = storedFiles();
     expect(files.some((f) => f.includes(".tmp-"))).toBe(false);
     expect(files.sort()).toEqual([ready.status!.artifact!.path, converged.status!.artifact!.path].sort());
+    expect(leftovers()).toEqual([]);
   });
 });

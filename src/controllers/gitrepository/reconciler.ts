@@ -3,8 +3,7 @@
 // settings, otherwise check out the one commit (sparse, with submodules), verify its signature,
 // copy the includes in, archive it (Flux's exclusions), store it atomically, and report in Flux's
 // conditions and events. Credentials never leave the git process; every message is masked.
-import { existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
@@ -28,6 +27,7 @@ import { SourceFailure } from "./failure.js";
 import { copyIncludes, resolveIncludes } from "./includes.js";
 import { checkoutRemote, openRemote, resolveRemote } from "./remote.js";
 import { verifyCheckout } from "./verify.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 export interface GitRepositoryReconcilerOptions {
   /** Flux's --requeue-dependency: how soon to look again for an include without an artifact. */
@@ -137,7 +137,7 @@ export class GitRepositoryReconciler implements Reconciler {
 
   /** Resolves and, when the revision or the content settings changed, fetches and stores. */
   private async build(obj: GitRepository, previous: Artifact | undefined, ctx: ReconcileContext): Promise<Outcome> {
-    const work = mkdtempSync(join(tmpdir(), "flotilla-git-"));
+    const work = makeWorkDir("git-");
     try {
       const remote = await openRemote(this.cluster.client, obj, work);
       const includes = await resolveIncludes(this.cluster.client, obj, this.options.requeueDependencyMs ?? 30_000);

@@ -3,8 +3,7 @@
 // commit's first 12 hex digits with reconcileStrategy Revision, and the object's generation when
 // valuesFiles (relative to the artifact's root) are merged into values.yaml. An artifact with the
 // same name and version is kept unless the spec changed (Flux's cached build).
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { HelmChart } from "../../api/source/helm.js";
@@ -15,6 +14,7 @@ import { readTarball } from "../../sources/artifact/tarball.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 async function sourceBytes(storage: Storage, artifact: Artifact): Promise<Buffer> {
   const local = storage.read(artifact);
@@ -57,7 +57,7 @@ export async function buildFromGitRepository(
   }
   const source = repo.status?.artifact;
   if (!source) throw new ChartFailure("NoSourceArtifact", `no artifact available for GitRepository source '${name}'`);
-  const work = mkdtempSync(join(tmpdir(), "flotilla-chart-"));
+  const work = makeWorkDir("chart-");
   try {
     const root = join(work, "source");
     mkdirSync(root);

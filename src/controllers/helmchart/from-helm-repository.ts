@@ -3,8 +3,7 @@
 // `<chart>-<version>.tgz`. With valuesFiles (relative to the chart) the chart is re-packaged with
 // the merged values and `+<generation>` build metadata, as Flux does, so consumers see the change.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
@@ -18,6 +17,7 @@ import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../source
 import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
 import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 const MAX_CHART_BYTES = 10 * 1024 * 1024;
 
@@ -95,7 +95,7 @@ export async function buildFromHelmRepository(
     );
   let used: string[] = [];
   if (valuesFiles.length) {
-    const work = mkdtempSync(join(tmpdir(), "flotilla-chart-"));
+    const work = makeWorkDir("chart-");
     try {
       const root = unpackChart(data, work);
       let merged;

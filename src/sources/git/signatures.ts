@@ -2,10 +2,10 @@
 // `git verify-tag`, against only the keys given: each check gets a fresh GNUPGHOME holding just
 // those public keys (no agent, no keyserver, no user keyring), removed afterwards.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GitCommandError, type GitRunOptions, runGitOutput } from "./git-cli.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 export class SignatureError extends Error {
   override name = "SignatureError";
@@ -35,7 +35,7 @@ function gpg(args: string[], home: string, input: string): Promise<{ code: numbe
 
 /** Runs `fn` with a keyring of exactly `armoredKeys`; a key that does not import is an error. */
 export async function withKeyring<T>(armoredKeys: string[], fn: (gnupgHome: string) => Promise<T>): Promise<T> {
-  const home = mkdtempSync(join(tmpdir(), "flotilla-gnupg-"));
+  const home = makeWorkDir("gnupg-");
   try {
     writeFileSync(join(home, "gpg.conf"), "no-autostart\nno-auto-key-retrieve\n", { mode: 0o600 });
     for (const key of armoredKeys) {

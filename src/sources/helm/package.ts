@@ -2,10 +2,11 @@
 // (Flux's build metadata) and a replaced values.yaml (merged values files). The directory is copied
 // first, so the source is never modified; helm runs with private, empty config and cache homes.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 export class ChartPackageError extends Error {
   override name = "ChartPackageError";
@@ -53,7 +54,7 @@ function run(args: string[], home: string): Promise<void> {
 
 /** Packages `chartDir`; returns the .tgz bytes. */
 export async function packageChart(chartDir: string, opts: { version?: string; valuesYaml?: string }): Promise<Buffer> {
-  const work = mkdtempSync(join(tmpdir(), "flotilla-helm-package-"));
+  const work = makeWorkDir("helm-package-");
   try {
     const copy = join(work, "chart");
     cpSync(chartDir, copy, { recursive: true, dereference: false });
