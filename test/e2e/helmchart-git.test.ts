@@ -7,16 +7,18 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GitRepository } from "../../src/api/source/git-repository.js";
 import type { HelmChart } from "../../src/api/source/helm.js";
-import { helmEnv, runHelm } from "../support/chart-repo.js";
+import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "../support/git-http-server.js";
-import { type SourceControllers, startSourceControllers } from "../support/source-controllers.js";
+import { artifactFiles, type SourceControllers, startSourceControllers } from "../support/source-controllers.js";
 
 const cluster = planeCluster("management");
 const HC = "helmcharts";
 let git: GitHttpServer;
 let sc: SourceControllers;
 let repo: GitRepoHandle;
+let ns: string;
+let charts: ChartRepo;
 
 const chartFiles = (version: string, message: string) => ({
   "charts/app/Chart.yaml": `apiVersion: v2\nname: app\nversion: ${version}\n`,
@@ -41,7 +43,7 @@ const chartSpec = (extra: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  const ns = await testNamespace(cluster.client, "hc-git");
+  ns = await testNamespace(cluster.client, "hc-git");
   git = await startGitHttpServer();
   sc = await startSourceControllers(cluster, ns, { helm: true });
   repo = await git.createRepo("charts");
@@ -50,6 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await charts?.close();
   await sc?.stop();
   await git?.close();
 });
@@ -116,5 +119,56 @@ describe("HelmChart from a GitRepository", () => {
     const tolerant = await sc.waitReady<HelmChart>(HC, "tolerant");
     expect(tolerant.status!.observedValuesFiles).toEqual([files[1]]);
     expect(await helmShow("values", tolerant)).not.toContain("pullPolicy");
+  });
+  it("resolves dependencies: a file:// sibling, and a chart repository with the namespace's HelmRepository credentials; refuses file:// outside the artifact", async () => {
+    charts = await startChartRepo({ auth: { username: "deps", password: "dep-pass" } });
+    await charts.addChart("lib", "0.3.0");
+    await cluster.client.create(`/api/v1/namespaces/${ns}/secrets`, {
+      metadata: { name: "lib-auth" },
+      stringData: { username: "deps", password: "dep-pass" },
+    });
+    await sc.create(
+      "helmrepositories",
+      "lib",
+      { url: charts.url, interval: "10m", secretRef: { name: "lib-auth" } },
+      "HelmRepository",
+    );
+    await repo.commit(
+      {
+        "charts/common/Chart.yaml": "apiVersion: v2\nname: common\nversion: 0.1.0\ntype: library\n",
+        "charts/withdeps/Chart.yaml": [
+          "apiVersion: v2",
+          "name: withdeps",
+          "version: 2.0.0",
+          "dependencies:",
+          "- name: common",
+          "  version: 0.1.0",
+          "  repository: file://../common",
+          "- name: lib",
+          '  version: "^0.3.0"',
+          `  repository: ${charts.url}`,
+          "",
+        ].join("\n"),
+        "charts/withdeps/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: withdeps\n",
+        "charts/escape/Chart.yaml":
+          "apiVersion: v2\nname: escape\nversion: 0.1.0\ndependencies:\n- name: host\n  version: 0.1.0\n  repository: file://../../../../etc\n",
+      },
+      "charts with dependencies",
+    );
+    await sc.requestReconcile("gitrepositories", "charts");
+    await sc.create(HC, "withdeps", chartSpec({ chart: "./charts/withdeps" }));
+    const built = await sc.waitReady<HelmChart>(HC, "withdeps");
+    const files = Object.keys(await artifactFiles(built.status!.artifact!.url));
+    expect(files).toEqual(
+      // helm package unpacks the fetched dependencies into charts/<name>/.
+      expect.arrayContaining(["withdeps/charts/common/Chart.yaml", "withdeps/charts/lib/Chart.yaml"]),
+    );
+    // The repository answers 401 without credentials: lib came with the HelmRepository's.
+    expect(charts.requests.byPath["/lib-0.3.0.tgz"]).toBeGreaterThan(0);
+
+    await sc.create(HC, "escape", chartSpec({ chart: "./charts/escape" }));
+    const refused = await sc.waitReady<HelmChart>(HC, "escape", "False");
+    expect(ready(refused)).toMatchObject({ reason: "DependencyBuildError" });
+    expect(ready(refused)!.message).toContain("'file://../../../../etc' is outside the source artifact");
   });
 });

@@ -21,6 +21,7 @@ export const BUILD_ERRORS = {
   metadata: ["MetadataPatchError", "chart metadata patch error"],
   values: ["ValuesFilesError", "values files merge error"],
   pkg: ["ChartPackageError", "chart package error"],
+  dependencies: ["DependencyBuildError", "dependency build error"],
 } as const;
 
 export const buildFailure = (kind: keyof typeof BUILD_ERRORS, err: unknown) =>

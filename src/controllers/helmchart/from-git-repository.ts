@@ -11,7 +11,9 @@ import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { type Artifact, digestOf, type Storage } from "../../sources/artifact/storage.js";
 import { readTarball } from "../../sources/artifact/tarball.js";
+import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
+import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
 import { makeWorkDir } from "../../util/work-dir.js";
@@ -97,11 +99,19 @@ export async function buildFromGitRepository(
     } catch (err) {
       throw buildFailure("values", err);
     }
+    let credentials;
+    try {
+      credentials = await dependencyCredentials(cluster, ns, chartDir);
+    } catch (err) {
+      throw buildFailure("dependencies", err);
+    }
+    // The unpacked artifact is ours: package in place so file:// dependencies find their siblings.
     const data = await packageChart(chartDir, {
       version: version === meta.version ? undefined : version,
       valuesYaml: merged && valuesYaml(merged.values),
+      dependencies: { sourceRoot: root, credentials },
     }).catch((err: unknown) => {
-      throw buildFailure("pkg", err);
+      throw buildFailure(err instanceof ChartDependencyError ? "dependencies" : "pkg", err);
     });
     const artifact = storage.store(file, data, version);
     storage.garbageCollect(dir, file);

@@ -7,6 +7,13 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { makeWorkDir } from "../../util/work-dir.js";
+import {
+  checkLocalDependencies,
+  ChartDependencyError,
+  missingDependencies,
+  readDependencies,
+  type RepositoryCredentials,
+} from "./dependencies.js";
 
 export class ChartPackageError extends Error {
   override name = "ChartPackageError";
@@ -33,7 +40,7 @@ export function readChartMetadata(dir: string): ChartMetadata {
   return { name: String(meta.name), version: String(meta.version) };
 }
 
-function run(args: string[], home: string): Promise<void> {
+function run(args: string[], home: string, stdin?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const env = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -42,9 +49,13 @@ function run(args: string[], home: string): Promise<void> {
       HELM_CONFIG_HOME: join(home, "config"),
       HELM_DATA_HOME: join(home, "data"),
     };
-    const child = spawn(helmBinary(), args, { env, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(helmBinary(), args, {
+      env,
+      stdio: [stdin === undefined ? "ignore" : "pipe", "ignore", "pipe"],
+    });
+    if (stdin !== undefined) child.stdin!.end(stdin);
     let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d));
     child.once("error", (err) => reject(new ChartPackageError(`helm: ${err.message}`)));
     child.once("close", (code) =>
       code === 0 ? resolve() : reject(new ChartPackageError(stderr.trim().split("\n").pop() ?? `helm exited ${code}`)),
@@ -52,16 +63,45 @@ function run(args: string[], home: string): Promise<void> {
   });
 }
 
+export interface PackageOptions {
+  version?: string;
+  valuesYaml?: string;
+  /**
+   * Resolve dependencies charts/ does not vendor (charts built from source). The chart is then
+   * packaged where it lies — `chartDir` must be a private copy (an unpacked artifact) — so that
+   * file:// paths keep pointing at their siblings inside `sourceRoot`.
+   */
+  dependencies?: { sourceRoot: string; credentials: RepositoryCredentials[] };
+}
+
+async function updateDependencies(chartDir: string, home: string, opts: PackageOptions["dependencies"]) {
+  const deps = readDependencies(chartDir);
+  const missing = missingDependencies(chartDir, deps);
+  if (!missing.length || !opts) return;
+  checkLocalDependencies(chartDir, opts.sourceRoot, missing);
+  // Registered repositories carry their credentials; helm matches dependencies to them by URL.
+  for (const [i, c] of opts.credentials.entries())
+    await run(["repo", "add", `dep-${i}`, c.url, "--username", c.username, "--password-stdin"], home, c.password);
+  await run(["dependency", "update", chartDir], home).catch((err: Error) => {
+    throw new ChartDependencyError(`failed to build dependencies: ${err.message}`);
+  });
+}
+
 /** Packages `chartDir`; returns the .tgz bytes. */
-export async function packageChart(chartDir: string, opts: { version?: string; valuesYaml?: string }): Promise<Buffer> {
+export async function packageChart(chartDir: string, opts: PackageOptions): Promise<Buffer> {
   const work = makeWorkDir("helm-package-");
   try {
-    const copy = join(work, "chart");
-    cpSync(chartDir, copy, { recursive: true, dereference: false });
-    if (opts.valuesYaml !== undefined) writeFileSync(join(copy, "values.yaml"), opts.valuesYaml);
+    const home = join(work, "home");
+    let dir = chartDir;
+    if (opts.dependencies) await updateDependencies(chartDir, home, opts.dependencies);
+    else {
+      dir = join(work, "chart");
+      cpSync(chartDir, dir, { recursive: true, dereference: false });
+    }
+    if (opts.valuesYaml !== undefined) writeFileSync(join(dir, "values.yaml"), opts.valuesYaml);
     const out = join(work, "out");
     mkdirSync(out);
-    await run(["package", copy, "-d", out, ...(opts.version ? ["--version", opts.version] : [])], join(work, "home"));
+    await run(["package", dir, "-d", out, ...(opts.version ? ["--version", opts.version] : [])], home);
     const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"));
     if (!tgz) throw new ChartPackageError("helm package wrote no chart");
     return readFileSync(join(out, tgz));

@@ -1,0 +1,32 @@
+// Credentials for the chart repositories a Git-sourced chart's dependencies name: Flux uses the
+// HelmRepository in the chart's namespace with the same URL, and fetches anonymously otherwise.
+import type { HelmRepository } from "../../api/source/helm.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import {
+  missingDependencies,
+  readDependencies,
+  repositoryUrls,
+  type RepositoryCredentials,
+} from "../../sources/helm/dependencies.js";
+import { repositoryAuth } from "../helmrepository/reconciler.js";
+
+export async function dependencyCredentials(
+  cluster: Cluster,
+  namespace: string,
+  chartDir: string,
+): Promise<RepositoryCredentials[]> {
+  const urls = repositoryUrls(missingDependencies(chartDir, readDependencies(chartDir)));
+  if (!urls.length) return [];
+  const repos = await cluster.client.get<{ items: HelmRepository[] }>(
+    `/apis/${SOURCE_GROUP}/v1/namespaces/${namespace}/helmrepositories`,
+  );
+  const credentials: RepositoryCredentials[] = [];
+  for (const repo of repos.items) {
+    const url = repo.spec.url?.replace(/\/+$/, "");
+    if (!url || !urls.includes(url)) continue;
+    const auth = await repositoryAuth(cluster, repo);
+    if (auth) credentials.push({ url, ...auth });
+  }
+  return credentials;
+}
