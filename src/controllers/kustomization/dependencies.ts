@@ -11,9 +11,21 @@ import { ReconcileFailure } from "./failure.js";
 export const kustomizationPath = (ns: string, name: string) =>
   `/apis/${KUSTOMIZE_GROUP}/v1/namespaces/${ns}/kustomizations/${name}`;
 
-export async function checkDependencies(cluster: Cluster, sources: SourceFetcher, ks: Kustomization): Promise<void> {
+export async function checkDependencies(
+  cluster: Cluster,
+  sources: SourceFetcher,
+  ks: Kustomization,
+  noCrossNamespaceRefs = false,
+): Promise<void> {
   for (const dep of ks.spec.dependsOn ?? []) {
     const ns = dep.namespace ?? ks.metadata.namespace!;
+    // --no-cross-namespace-refs covers every reference between objects, dependsOn included.
+    if (noCrossNamespaceRefs && ns !== ks.metadata.namespace)
+      throw new ReconcileFailure(
+        "AccessDenied",
+        `can't access 'Kustomization/${ns}/${dep.name}', cross-namespace references have been blocked`,
+        true,
+      );
     const notReady = new ReconcileFailure("DependencyNotReady", `dependency '${ns}/${dep.name}' is not ready`);
     let other: Kustomization;
     try {

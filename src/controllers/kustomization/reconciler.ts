@@ -180,7 +180,7 @@ export class KustomizationReconciler implements Reconciler {
         `spec.deletionPolicy '${spec.deletionPolicy}' is not one of ${[...DELETION_POLICIES].join(", ")}`,
         true,
       );
-    await checkDependencies(this.cluster, this.sources, ks);
+    await checkDependencies(this.cluster, this.sources, ks, this.options.noCrossNamespaceRefs);
     if (spec.decryption)
       throw new ReconcileFailure("DecryptionFailed", "SOPS decryption is not supported yet by flotilla", true);
     const fetched = await fetchSource(this.sources, ks, this.options.noCrossNamespaceRefs);
