@@ -24,6 +24,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -35,6 +36,8 @@ export interface GitHttpServerOptions {
   auth?: GitHttpAuth;
   /** Hold every object-fetching response this long (a slow server, for interruption tests). */
   delayFetchMs?: number;
+  /** Serve HTTPS with this certificate (PEM) instead of plain HTTP. */
+  tls?: { certPem: string; keyPem: string };
 }
 
 /** One request the server saw (after the auth check). */
@@ -530,13 +533,15 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
     });
   };
 
-  const server: Server = createServer(handle);
+  const server: Server = opts.tls
+    ? createHttpsServer({ cert: opts.tls.certPem, key: opts.tls.keyPem }, handle)
+    : createServer(handle);
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(0, "127.0.0.1", () => ok());
   });
   port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${opts.tls ? "https" : "http"}://127.0.0.1:${port}`;
 
   return {
     url,
