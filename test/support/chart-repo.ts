@@ -14,13 +14,16 @@
 // `helmEnv(dir)` and `helmBinary()` are exported so tests can run helm (e.g. `helm pull`) the same way.
 import { spawn } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 
 export interface ChartRepoOptions {
   auth?: { username: string; password: string };
+  /** Serve HTTPS with this certificate (PEM); a client certificate from `clientCa` is then required. */
+  tls?: { certPem: string; keyPem: string; clientCaPem?: string };
 }
 
 export interface ChartOptions {
@@ -150,7 +153,7 @@ export async function startChartRepo(opts: ChartRepoOptions = {}): Promise<Chart
     return decoded === `${opts.auth.username}:${opts.auth.password}`;
   };
 
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     let path: string;
     try {
@@ -185,13 +188,23 @@ export async function startChartRepo(opts: ChartRepoOptions = {}): Promise<Chart
     });
     if (req.method === "HEAD") res.end();
     else createReadStream(file).pipe(res);
-  });
+  };
+  const server: Server = opts.tls
+    ? createHttpsServer(
+        {
+          cert: opts.tls.certPem,
+          key: opts.tls.keyPem,
+          ...(opts.tls.clientCaPem ? { ca: opts.tls.clientCaPem, requestCert: true, rejectUnauthorized: true } : {}),
+        },
+        handle,
+      )
+    : createServer(handle);
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(0, "127.0.0.1", () => ok());
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${opts.tls ? "https" : "http"}://127.0.0.1:${port}`;
 
   const reindex = () => runHelm(["repo", "index", dir, "--url", url], env);
   await reindex(); // an empty but valid index.yaml from the start

@@ -9,6 +9,7 @@ import { helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
 import { INCLUDE_INDEX, includeIndex, includeWatch } from "../../src/controllers/gitrepository/includes.js";
 import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
 import { HelmChartReconciler } from "../../src/controllers/helmchart/reconciler.js";
+import { HelmRepositoryReconciler } from "../../src/controllers/helmrepository/reconciler.js";
 import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "../../src/controllers/helmchart/watch.js";
 import type { Cluster } from "../../src/kube/cluster.js";
 import type { KubeObject } from "../../src/kube/object.js";
@@ -45,7 +46,7 @@ export async function startSourceControllers(
 ): Promise<SourceControllers> {
   const crds = [gitRepositoryCrd(), ...(opts.helm ? [helmRepositoryCrd(), helmChartCrd()] : [])];
   for (const crd of crds) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const k of opts.helm ? ["GitRepository", "HelmChart"] : ["GitRepository"])
+  for (const k of opts.helm ? ["GitRepository", "HelmChart", "HelmRepository"] : ["GitRepository"])
     await cluster.discovery.waitForMapping(kind(k), 10_000);
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
@@ -72,17 +73,29 @@ export async function startSourceControllers(
       cluster,
       log,
       namespace: ns,
-      watches: [chartSourceWatch("GitRepository")],
+      watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
       reconciler: new HelmChartReconciler(cluster, storage, events),
     });
     charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
-    controllers.push(charts);
+    const repositories = new Controller({
+      name: "helmrepository",
+      kind: kind("HelmRepository"),
+      cluster,
+      log,
+      namespace: ns,
+      reconciler: new HelmRepositoryReconciler(cluster, storage, events),
+    });
+    controllers.push(charts, repositories);
   }
   for (const c of controllers) await c.start();
 
   const base = (plural: string) => `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/${plural}`;
   const get = <T>(plural: string, name: string) => cluster.client.get<T>(`${base(plural)}/${name}`);
-  const kinds: Record<string, string> = { gitrepositories: "GitRepository", helmcharts: "HelmChart" };
+  const kinds: Record<string, string> = {
+    gitrepositories: "GitRepository",
+    helmcharts: "HelmChart",
+    helmrepositories: "HelmRepository",
+  };
   return {
     storage,
     artifactsUrl: artifacts.url,

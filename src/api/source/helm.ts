@@ -32,6 +32,7 @@ export type HelmRepository = KubeObject & {
   spec: {
     url: string;
     secretRef?: { name: string };
+    certSecretRef?: { name: string };
     interval?: string;
     timeout?: string;
     suspend?: boolean;

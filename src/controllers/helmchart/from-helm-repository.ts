@@ -18,6 +18,7 @@ import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
 import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
 import { makeWorkDir } from "../../util/work-dir.js";
+import { repositoryTls } from "../../sources/helm/tls.js";
 
 const MAX_CHART_BYTES = 10 * 1024 * 1024;
 
@@ -87,7 +88,15 @@ export async function buildFromHelmRepository(
   const url = new URL(entry.urls[0]!, normalizeRepoUrl(repo.spec.url)).toString();
   const sameHost = new URL(url).host === new URL(repo.spec.url).host;
   const auth = sameHost || repo.spec.passCredentials ? await repositoryAuth(cluster, repo) : undefined;
-  let data = await download(url, auth, repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000, MAX_CHART_BYTES);
+  // TLS settings belong to the repository's host; credentials only with passCredentials elsewhere.
+  const tls = sameHost ? await repositoryTls(cluster, repo) : undefined;
+  let data = await download(
+    url,
+    auth,
+    repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
+    MAX_CHART_BYTES,
+    tls,
+  );
   if (entry.digest && createHash("sha256").update(data).digest("hex") !== entry.digest)
     throw new ChartFailure(
       "ChartPullError",

@@ -15,6 +15,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
+import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { parseDuration } from "../../util/duration.js";
 import { failed, patchStatus, prepare, succeeded } from "../source-status.js";
 
@@ -53,10 +54,13 @@ export class HelmRepositoryReconciler implements Reconciler {
     const previous =
       repo.status?.artifact && this.storage.exists(repo.status.artifact) ? repo.status.artifact : undefined;
     let auth: BasicAuth | undefined;
+    let tls: TlsMaterial | undefined;
     try {
       auth = await repositoryAuth(this.cluster, repo);
+      tls = await repositoryTls(this.cluster, repo);
     } catch (err) {
-      const message = `failed to get authentication secret '${repo.metadata.namespace}/${repo.spec.secretRef?.name}': ${(err as Error).message}`;
+      const secret = repo.spec.certSecretRef?.name ?? repo.spec.secretRef?.name;
+      const message = `failed to get authentication secret '${repo.metadata.namespace}/${secret}': ${(err as Error).message}`;
       await patchStatus(this.cluster, path, {
         ...base,
         conditions: failed(repo.status?.conditions, generation, "AuthenticationFailed", message),
@@ -72,6 +76,7 @@ export class HelmRepositoryReconciler implements Reconciler {
         auth,
         repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
         MAX_INDEX_BYTES,
+        tls,
       );
       const revision = `sha256:${createHash("sha256").update(raw).digest("hex")}`;
       let artifact = previous;

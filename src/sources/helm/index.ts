@@ -2,6 +2,8 @@
 // version the way helm does (highest version satisfying the constraint; `*` means latest stable).
 import { parse } from "yaml";
 import { maxSatisfying } from "../semver.js";
+import { Agent, fetch as undiciFetch } from "undici";
+import type { TlsMaterial } from "./tls.js";
 
 export interface ChartVersionEntry {
   name: string;
@@ -30,14 +32,27 @@ export async function download(
   auth: BasicAuth | undefined,
   timeoutMs: number,
   maxBytes: number,
+  tls?: TlsMaterial,
 ): Promise<Buffer> {
   const headers: Record<string, string> = {};
   if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
-  const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
-  if (!res.ok) throw new Error(`failed to fetch ${url} : ${res.status} ${res.statusText}`);
-  const data = Buffer.from(await res.arrayBuffer());
-  if (data.length > maxBytes) throw new Error(`index exceeds the maximum index file size of ${maxBytes} bytes`);
-  return data;
+  // A private CA or a client certificate: a dispatcher of its own for this download.
+  const dispatcher = tls ? new Agent({ connect: { ca: tls.ca, cert: tls.cert, key: tls.key } }) : undefined;
+  try {
+    const res = await undiciFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), dispatcher });
+    if (!res.ok) throw new Error(`failed to fetch ${url} : ${res.status} ${res.statusText}`);
+    const data = Buffer.from(await res.arrayBuffer());
+    if (data.length > maxBytes) throw new Error(`index exceeds the maximum index file size of ${maxBytes} bytes`);
+    return data;
+  } catch (err) {
+    // undici says "fetch failed" and keeps the reason (a certificate problem, a refused connection) in cause.
+    const cause = (err as Error & { cause?: Error }).cause;
+    if (cause?.message && !(err as Error).message.includes(cause.message))
+      throw new Error(`failed to fetch ${url} : ${cause.message}`, { cause: err });
+    throw err;
+  } finally {
+    await dispatcher?.close();
+  }
 }
 
 export function parseIndex(data: Buffer): HelmIndex {

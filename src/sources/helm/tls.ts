@@ -1,0 +1,31 @@
+// TLS for a chart repository, from the HelmRepository's secrets as Flux reads them: spec.certSecretRef
+// with ca.crt / tls.crt / tls.key, or (deprecated) the same keys — or caFile / certFile / keyFile —
+// in spec.secretRef. A client certificate needs both halves.
+import type { HelmRepository } from "../../api/source/helm.js";
+import type { Cluster } from "../../kube/cluster.js";
+
+export interface TlsMaterial {
+  ca?: string;
+  cert?: string;
+  key?: string;
+}
+
+export class RepositoryTlsError extends Error {
+  override name = "RepositoryTlsError";
+}
+
+export async function repositoryTls(cluster: Cluster, repo: HelmRepository): Promise<TlsMaterial | undefined> {
+  const ref = repo.spec.certSecretRef ?? repo.spec.secretRef;
+  if (!ref) return undefined;
+  const secret = await cluster.client.get<{ data?: Record<string, string> }>(
+    `/api/v1/namespaces/${repo.metadata.namespace}/secrets/${ref.name}`,
+  );
+  const get = (...keys: string[]) => {
+    const key = keys.find((k) => secret.data?.[k]);
+    return key ? Buffer.from(secret.data![key]!, "base64").toString("utf8") : undefined;
+  };
+  const tls = { ca: get("ca.crt", "caFile"), cert: get("tls.crt", "certFile"), key: get("tls.key", "keyFile") };
+  if (!tls.cert !== !tls.key)
+    throw new RepositoryTlsError(`secret '${ref.name}': a client certificate needs both 'tls.crt' and 'tls.key'`);
+  return tls.ca || tls.cert ? tls : undefined;
+}
