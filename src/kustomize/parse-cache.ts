@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import type { ParsedDocument } from "./yaml/parse.js";
 import { parseYamlDocuments } from "./yaml/parse.js";
+import { cloneJson } from "./yaml/scalar-style.js";
 
 const MAX_ENTRIES = 4096;
 const cache = new Map<string, { stamp: string; docs: ParsedDocument[] }>();
@@ -18,5 +19,6 @@ export function parseFileCached(path: string, read: () => string, display: strin
     cache.set(path, entry);
     if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   }
-  return structuredClone(entry.docs);
+  // cloneJson, not structuredClone: the copy keeps each scalar's style notes (scalar-style.ts).
+  return entry.docs.map((d) => ({ value: cloneJson(d.value), index: d.index }));
 }

@@ -10,6 +10,7 @@ import type { Json } from "../yaml/emit.js";
 import { type ElementResult, mergeKeyedList, mergeScalarList } from "./keyed-list.js";
 import { isMap } from "./list-elements.js";
 import { definitionOfType, type FieldSchema, fieldOf } from "./schema.js";
+import { copyNotes, isQuoted, notesOf, rawText, setNote } from "../yaml/scalar-style.js";
 
 type Directive = "delete" | "replace" | "merge" | undefined;
 
@@ -22,7 +23,34 @@ function mapDirective(v: JsonObject): Directive {
 
 function withoutDirective(v: JsonObject): JsonObject {
   const { $patch: _d, ...rest } = v;
+  copyNotes(v, rest);
   return rest;
+}
+
+const isScalar = (v: Json | undefined): boolean => v !== undefined && (v === null || typeof v !== "object");
+
+/**
+ * A scalar field both sides hold: the patch's value in the target's style (kyaml's FieldSetter
+ * keeps the field's style), so a quoted target makes the patch's text a string.
+ */
+function replaceScalar(out: JsonObject, key: string, target: JsonObject, patch: JsonObject): void {
+  const quoted = isQuoted(target, key);
+  const note = notesOf(patch)?.get(key);
+  if (quoted && out[key] !== null) out[key] = rawText(patch, key);
+  setNote(out, key, note?.raw !== undefined && !quoted ? { quoted, raw: note.raw } : { quoted });
+}
+
+/** The notes of a merged map: each key's from the side its value came from. */
+function noteMerged(out: JsonObject, target: JsonObject, patch: JsonObject | undefined): void {
+  const tn = notesOf(target);
+  const pn = patch && patch !== target ? notesOf(patch) : undefined;
+  if (tn) copyNotes(target, out);
+  if (!patch || patch === target) return;
+  for (const key of Object.keys(patch)) {
+    if (!Object.hasOwn(out, key)) continue;
+    if (isScalar(target[key]) && isScalar(patch[key])) replaceScalar(out, key, target, patch);
+    else if (target[key] === undefined) setNote(out, key, pn?.get(key));
+  }
 }
 
 /** A list's directive is an element holding only `$patch`; kyaml then drops every such element. */
@@ -81,6 +109,7 @@ function walkMap(t: Json | undefined, p: Json | undefined, def: string | undefin
     const v = walk(dest[key], patch?.[key], fieldOf(def, key));
     if (v !== undefined) out[key] = v;
   }
+  noteMerged(out, dest, patch);
   return result(out, into);
 }
 

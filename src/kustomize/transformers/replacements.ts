@@ -1,6 +1,8 @@
 // replacements: copy a value from one field of a source object into fields of target objects.
 // Field paths are dotted (`spec.template.spec.containers.[name=app].image`, `0` indexes, `*` wildcards);
-// a scalar target keeps its type (a string "5" written into spec.replicas stays the number 5).
+// a scalar target keeps its type (a string "5" written into spec.replicas stays the number 5), as
+// kyaml copies only the source's text into the target node: a string target gets the source's text
+// (`0x1F`, `1.0` as written) as a string.
 import type { ResMap } from "../accumulate.js";
 import { KustomizeError } from "../errors.js";
 import type { Target } from "../kustomization-file.js";
@@ -9,6 +11,7 @@ import { selectTargets } from "../patches/target.js";
 import { groupVersion, type JsonObject, jsonText, kindOf, nameOf, namespaceOf, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
+import { notesOf, rawText, type ScalarNote, setNote } from "../yaml/scalar-style.js";
 
 interface Options {
   delimiter?: string;
@@ -93,42 +96,61 @@ function exactSource(resources: Resource[], s: Target): Resource {
   return matches[0]!;
 }
 
-function sourceValue(resources: Resource[], rep: Replacement): Json {
-  if (rep.sourceValue !== undefined) return rep.sourceValue;
+/** A source value with the text kyaml's node holds for it, and its style note. */
+interface Source {
+  value: Json;
+  raw: string;
+  note?: ScalarNote;
+}
+
+function sourceValue(resources: Resource[], rep: Replacement): Source {
+  if (rep.sourceValue !== undefined) return { value: rep.sourceValue, raw: String(rep.sourceValue) };
   const source = exactSource(resources, rep.source!);
   const fieldPath = rep.source!.fieldPath ?? "metadata.name";
   const found = locate(source.obj, splitFieldPath(fieldPath), false);
   if (!found.length)
     throw new KustomizeError(`fieldPath \`${fieldPath}\` is missing for replacement source ${jsonText(rep.source)}`);
-  let value = (found[0]!.parent as Record<string | number, Json>)[found[0]!.key]!;
+  const { parent, key } = found[0]!;
+  const value = (parent as Record<string | number, Json>)[key]!;
   const opts = rep.source!.options;
   if (opts?.delimiter !== undefined && typeof value === "string") {
     const parts = value.split(opts.delimiter);
     const i = opts.index ?? 0;
     if (i < 0 || i >= parts.length) throw new KustomizeError(`options.index ${i} is out of bounds for value ${value}`);
-    value = parts[i]!;
+    return { value: parts[i]!, raw: parts[i]! };
   }
-  return value;
+  return { value, raw: rawText(parent, key), note: notesOf(parent)?.get(key) };
 }
 
-function setTarget(parent: JsonObject | Json[], key: string | number, value: Json, opts: Options | undefined): void {
+const isScalar = (v: Json | undefined): boolean => v === null || (v !== undefined && typeof v !== "object");
+
+function setTarget(parent: JsonObject | Json[], key: string | number, src: Source, opts: Options | undefined): void {
   const slot = parent as Record<string | number, Json>;
   const current = slot[key];
+  const { value } = src;
   if (opts?.delimiter !== undefined && typeof current === "string") {
     const parts = current.split(opts.delimiter);
     const i = opts.index ?? 0;
-    const text = typeof value === "string" ? value : jsonText(value);
+    const text = typeof value === "string" ? value : src.raw;
     if (i < 0) parts.unshift(text);
     else if (i >= parts.length) parts.push(text);
     else parts[i] = text;
     slot[key] = parts.join(opts.delimiter);
     return;
   }
-  if (typeof value === "string" && typeof current === "number" && /^-?\d+(\.\d+)?$/.test(value))
+  if (typeof current === "string" && value !== null && isScalar(value)) slot[key] = src.raw;
+  else if (typeof value === "string" && typeof current === "number" && /^-?\d+(\.\d+)?$/.test(value))
     slot[key] = Number(value);
   else if (typeof value === "string" && typeof current === "boolean" && /^(true|false)$/.test(value))
     slot[key] = value === "true";
-  else slot[key] = structuredClone(value);
+  else if (isScalar(current) && isScalar(value)) {
+    slot[key] = value;
+    setNote(parent, key, src.note?.raw !== undefined ? { raw: src.note.raw } : undefined);
+  } else {
+    // A new or non-scalar target takes the source's node, style included.
+    slot[key] = structuredClone(value);
+    setNote(parent, key, src.note);
+  }
 }
 
 function loadReplacements(entries: Json[] | undefined, loader: Loader, where: string): Replacement[] {

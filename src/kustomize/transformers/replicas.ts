@@ -3,6 +3,7 @@ import type { ResMap } from "../accumulate.js";
 import { KustomizeError } from "../errors.js";
 import type { Replica } from "../kustomization-file.js";
 import { kindOf, nameOf } from "../resource.js";
+import { isQuoted } from "../yaml/scalar-style.js";
 
 const SCALABLE = new Set(["Deployment", "ReplicationController", "ReplicaSet", "StatefulSet"]);
 
@@ -18,7 +19,8 @@ export function transformReplicas(resmap: ResMap, replicas: Replica[] | undefine
     }
     for (const r of targets) {
       const spec = (r.obj.spec ??= {}) as Record<string, unknown>;
-      spec.replicas = rep.count;
+      // kyaml sets the text and keeps the field's style: a quoted `replicas: "3"` becomes "5".
+      spec.replicas = spec.replicas !== undefined && isQuoted(spec, "replicas") ? String(rep.count) : rep.count;
     }
   }
 }

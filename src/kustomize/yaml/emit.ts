@@ -299,6 +299,9 @@ class Writer {
   }
 }
 
+/** Would the string be written plain (not quoted, not a block)? */
+export const printsPlain = (value: string): boolean => selectStyle(value, false) === "plain";
+
 function formatNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   if (n === Infinity) return ".inf";

@@ -14,6 +14,8 @@ import {
   type Scalar,
 } from "yaml";
 import type { Json } from "./emit.js";
+import { resolvesToNonString } from "./resolve-v1-1.js";
+import { defaultQuoted, type ScalarNote, setNote } from "./scalar-style.js";
 
 export class YamlSyntaxError extends Error {
   override name = "YamlSyntaxError";
@@ -148,6 +150,27 @@ function scalarValue(ctx: Context, node: Scalar): Json {
   return node.type === "PLAIN" ? resolvePlain(text) : text;
 }
 
+const QUOTED: ScalarNote = Object.freeze({ quoted: true });
+const PLAIN: ScalarNote = Object.freeze({ quoted: false });
+
+/**
+ * What kyaml's node knows that the value does not (scalar-style.ts): a quoted or block string, a
+ * plain string go-yaml v3 would have quoted (`yes`), or source text the value does not print back.
+ */
+function scalarNote(node: Node | null | undefined, value: Json): ScalarNote | undefined {
+  if (!isScalar(node)) return undefined;
+  if (typeof value === "string") {
+    const text = String(node.value ?? "");
+    if (node.type !== "PLAIN") return QUOTED;
+    if (value !== text) return { quoted: false, raw: text }; // a timestamp, read as RFC 3339
+    if (node.tag) return defaultQuoted(value) ? PLAIN : undefined;
+    return resolvesToNonString(value) || value.includes("\n") ? PLAIN : undefined;
+  }
+  if (value === null || node.type !== "PLAIN") return undefined;
+  const text = String(node.value ?? "");
+  return String(value) === text ? undefined : { raw: text };
+}
+
 function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): Json {
   if (node === null || node === undefined) return null;
   if (isAlias(node)) {
@@ -157,7 +180,14 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): J
     return toJson(ctx, target, new Set([...seen, target]));
   }
   if (isScalar(node)) return scalarValue(ctx, node);
-  if (isSeq(node)) return node.items.map((item) => toJson(ctx, item as Node, seen));
+  if (isSeq(node)) {
+    const out = node.items.map((item) => toJson(ctx, item as Node, seen));
+    node.items.forEach((item, i) => {
+      const note = scalarNote(item as Node, out[i]!);
+      if (note) setNote(out, i, note);
+    });
+    return out;
+  }
   if (isMap(node)) {
     const out: Record<string, Json> = {};
     const merged: Record<string, Json>[] = [];
@@ -179,6 +209,8 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): J
       }
       if (Object.hasOwn(out, key)) fail(ctx, keyNode, `mapping key "${key}" already defined`);
       out[key] = value;
+      const note = scalarNote(pair.value as Node, value);
+      if (note) setNote(out, key, note);
     }
     // Explicit keys win over merged ones; earlier merge sources win over later ones.
     for (const m of merged.reverse()) for (const [k, v] of Object.entries(m)) if (!Object.hasOwn(out, k)) out[k] = v;
