@@ -11,7 +11,10 @@ export function transformReplicas(resmap: ResMap, replicas: Replica[] | undefine
   for (const rep of replicas ?? []) {
     if (typeof rep.count !== "number")
       throw new KustomizeError(`${where}: replicas entry ${rep.name} needs a numeric count`);
-    const targets = resmap.list.filter((r) => nameOf(r) === rep.name && SCALABLE.has(kindOf(r)));
+    // Like kustomize, any name the object has had matches: the original, a base's prefixed one, the current.
+    const targets = resmap.list.filter(
+      (r) => SCALABLE.has(kindOf(r)) && (nameOf(r) === rep.name || r.previous.some((p) => p.name === rep.name)),
+    );
     if (targets.length === 0) {
       throw new KustomizeError(
         `${where}: replicas entry "${rep.name}" matches no Deployment, StatefulSet, ReplicaSet or ReplicationController`,
