@@ -84,7 +84,8 @@ export function writeShared(root: Json, writes: Map<SharedNode, { value: Json; n
   if (m) {
     for (const [key, note] of m) {
       const w = note.shared && writes.get(note.shared);
-      if (!w) continue;
+      // A note can outlive its field (a merge copies a map's notes, then drops deleted keys).
+      if (!w || !Object.hasOwn(root, key)) continue;
       (root as Record<Key, Json>)[key] = w.value;
       m.set(key, w.note);
     }
