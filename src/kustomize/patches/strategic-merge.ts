@@ -10,7 +10,17 @@ import type { Json } from "../yaml/emit.js";
 import { type ElementResult, mergeKeyedList, mergeScalarList } from "./keyed-list.js";
 import { isMap } from "./list-elements.js";
 import { definitionOfType, type FieldSchema, fieldOf } from "./schema.js";
-import { copyNotes, isQuoted, notesOf, rawText, setNote } from "../yaml/scalar-style.js";
+import {
+  copyNotes,
+  isQuoted,
+  notesOf,
+  rawText,
+  type ScalarNote,
+  setNote,
+  type SharedNode,
+  sharedAt,
+  writeShared,
+} from "../yaml/scalar-style.js";
 
 type Directive = "delete" | "replace" | "merge" | undefined;
 
@@ -37,8 +47,19 @@ function replaceScalar(out: JsonObject, key: string, target: JsonObject, patch: 
   const quoted = isQuoted(target, key);
   const note = notesOf(patch)?.get(key);
   if (quoted && out[key] !== null) out[key] = rawText(patch, key);
-  setNote(out, key, note?.raw !== undefined && !quoted ? { quoted, raw: note.raw } : { quoted });
+  const written: ScalarNote = note?.raw !== undefined && !quoted ? { quoted, raw: note.raw } : { quoted };
+  // A field holding a shared node (a labels/annotations value) is written in place: every field
+  // holding that node takes the value (scalar-style.ts).
+  const shared = sharedAt(target, key);
+  if (shared) {
+    written.shared = shared;
+    (sharedWrites ??= new Map()).set(shared, { value: out[key]!, note: written });
+  }
+  setNote(out, key, written);
 }
+
+/** Writes to shared nodes during the current merge, applied to the whole result at its end. */
+let sharedWrites: Map<SharedNode, { value: Json; note: ScalarNote }> | undefined;
 
 /** The notes of a merged map: each key's from the side its value came from. */
 function noteMerged(out: JsonObject, target: JsonObject, patch: JsonObject | undefined): void {
@@ -143,6 +164,9 @@ function walk(t: Json | undefined, p: Json | undefined, field: FieldSchema | und
 
 /** Applies a strategic merge patch; returns undefined when the patch deletes the whole object. */
 export function strategicMerge(target: JsonObject, patch: JsonObject): JsonObject | undefined {
+  sharedWrites = undefined;
   const merged = walkMap(target, patch, undefined).value;
+  if (sharedWrites && isMap(merged)) writeShared(merged, sharedWrites);
+  sharedWrites = undefined;
   return isMap(merged) ? merged : undefined;
 }

@@ -3,6 +3,16 @@
 import type { ResMap } from "../accumulate.js";
 import type { Label } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
+import type { Json } from "../yaml/emit.js";
+import {
+  defaultQuoted,
+  notesOf,
+  type ScalarNote,
+  setNote,
+  type SharedNode,
+  sharedAt,
+  writeShared,
+} from "../yaml/scalar-style.js";
 import { applySpecs, type FieldSpec } from "./field-spec.js";
 
 const WORKLOAD_TEMPLATES: FieldSpec[] = [
@@ -82,13 +92,56 @@ const ANNOTATION_SPECS: FieldSpec[] = [
   { kind: "CronJob", group: "batch", path: "spec/jobTemplate/spec/template/metadata/annotations", create: true },
 ];
 
+/**
+ * The style a written field keeps: kyaml's FieldSetter keeps a field's node style, and a node with
+ * none (plain, or made by a transformer) reads as go-yaml's default for its new value.
+ */
+function keptStyle(map: JsonObject, key: string): boolean {
+  const n = notesOf(map)?.get(key);
+  return n?.quoted ?? (n?.shared ? false : defaultQuoted(map[key]));
+}
+
+/**
+ * Sets each pair in every map the specs reach, as kyaml does: per resource and key one value node,
+ * which every field it creates holds (a later write to one changes all, scalar-style.ts), while a
+ * field that exists takes a copy in its own style. The shared node ends with the style of the last
+ * existing field written (kyaml sets the style on the shared node before copying it), and an
+ * existing field that is itself a shared node changes everywhere that node is held.
+ */
 function setPairs(resmap: ResMap, pairs: Record<string, string>, specs: FieldSpec[]): void {
   const entries = Object.entries(pairs).sort(([a], [b]) => (a < b ? -1 : 1));
-  applySpecs(resmap.list, specs, (_r, parent, key) => {
-    const map = parent[key];
-    const target: JsonObject = map && typeof map === "object" && !Array.isArray(map) ? map : (parent[key] = {});
-    for (const [k, v] of entries) target[k] = String(v);
-  });
+  const maps: JsonObject[] = [];
+  for (const r of resmap.list) {
+    maps.length = 0;
+    applySpecs([r], specs, (_r, parent, key) => {
+      const map = parent[key];
+      maps.push(map && typeof map === "object" && !Array.isArray(map) ? map : (parent[key] = {}));
+    });
+    if (!maps.length) continue;
+    let writes: Map<SharedNode, { value: Json; note: ScalarNote }> | undefined;
+    for (const [k, v] of entries) {
+      const value = String(v);
+      const shared: ScalarNote = { shared: {} };
+      for (const m of maps) {
+        if (!Object.hasOwn(m, k)) {
+          m[k] = value;
+          setNote(m, k, shared);
+          continue;
+        }
+        const old = sharedAt(m, k);
+        if (old === shared.shared) continue;
+        const quoted = keptStyle(m, k);
+        if (quoted) shared.quoted = true;
+        else delete shared.quoted;
+        const note: ScalarNote = quoted ? { quoted } : {};
+        if (old) note.shared = old;
+        m[k] = value;
+        setNote(m, k, note);
+        if (old) (writes ??= new Map()).set(old, { value, note });
+      }
+    }
+    if (writes) writeShared(r.obj, writes);
+  }
 }
 
 export function transformLabels(

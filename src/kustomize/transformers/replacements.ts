@@ -11,7 +11,15 @@ import { selectTargets } from "../patches/target.js";
 import { groupVersion, type JsonObject, jsonText, kindOf, nameOf, namespaceOf, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
-import { notesOf, rawText, type ScalarNote, setNote } from "../yaml/scalar-style.js";
+import {
+  notesOf,
+  rawText,
+  type ScalarNote,
+  setNote,
+  type SharedNode,
+  sharedAt,
+  writeShared,
+} from "../yaml/scalar-style.js";
 
 interface Options {
   delimiter?: string;
@@ -153,6 +161,15 @@ function setTarget(parent: JsonObject | Json[], key: string | number, src: Sourc
   }
 }
 
+/** kyaml writes a replacement into the target's node: a node held in several fields changes in all. */
+function writeSharedScalar(r: Resource, parent: JsonObject | Json[], key: string | number, shared: SharedNode): void {
+  const value = (parent as Record<string | number, Json>)[key]!;
+  if (!isScalar(value)) return;
+  const note: ScalarNote = { ...notesOf(parent)?.get(key), shared };
+  setNote(parent, key, note);
+  writeShared(r.obj, new Map([[shared, { value, note }]]));
+}
+
 function loadReplacements(entries: Json[] | undefined, loader: Loader, where: string): Replacement[] {
   const out: Replacement[] = [];
   for (const e of (entries ?? []) as Replacement[]) {
@@ -198,7 +215,11 @@ export function transformReplacements(
               `${where}: unable to ${target.options?.create ? "find or create" : "find"} field "${fieldPath}" in replacement target ${kindOf(r)}/${nameOf(r)}`,
             );
           }
-          for (const { parent, key } of places) setTarget(parent, key, value, target.options);
+          for (const { parent, key } of places) {
+            const shared = sharedAt(parent, key);
+            setTarget(parent, key, value, target.options);
+            if (shared) writeSharedScalar(r, parent, key, shared);
+          }
         }
       }
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { strategicMerge } from "../patches/strategic-merge.js";
 import type { JsonObject } from "../resource.js";
 import { parseYamlDocuments } from "./parse.js";
-import { cloneJson, isQuoted, rawText } from "./scalar-style.js";
+import { cloneJson, isQuoted, rawText, setNote } from "./scalar-style.js";
 
 const read = (text: string): JsonObject => parseYamlDocuments(text, "test.yaml")[0]!.value as JsonObject;
 
@@ -32,5 +32,17 @@ describe("scalar style notes", () => {
     expect(once.spec).toEqual({ a: "0x1F", b: 2, c: "9001" });
     const twice = strategicMerge(once, read("kind: T\nspec:\n  a: 3\n  b: 4\n  c: 9002\n"))!;
     expect(twice.spec).toEqual({ a: "3", b: 4, c: 9002 });
+  });
+
+  it("writes every field holding a shared node, but not one the patch deleted", () => {
+    const node = { shared: {} };
+    const v = read("metadata:\n  labels: {tier: a}\nspec:\n  selector: {tier: a}\n  template: {tier: a}\n");
+    const spec = v.spec as JsonObject;
+    for (const m of [(v.metadata as JsonObject).labels, spec.selector, spec.template])
+      setNote(m as JsonObject, "tier", node);
+    const patched = strategicMerge(v, read("metadata:\n  labels: {tier: b}\nspec:\n  template: {tier: null}\n"));
+    expect(patched).toEqual({ metadata: { labels: { tier: "b" } }, spec: { selector: { tier: "b" }, template: {} } });
+    const unshared = strategicMerge(read("a: {x: 1}\nb: {x: 1}\n"), read("a: {x: 2}\n"));
+    expect(unshared).toEqual({ a: { x: 2 }, b: { x: 1 } });
   });
 });
