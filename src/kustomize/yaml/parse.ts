@@ -16,6 +16,7 @@ import {
 import type { Json } from "./emit.js";
 import { resolvesToNonString } from "./resolve-v1-1.js";
 import { defaultQuoted, type ScalarNote, setNote } from "./scalar-style.js";
+import { parseSimpleYaml } from "./simple-yaml.js";
 
 export class YamlSyntaxError extends Error {
   override name = "YamlSyntaxError";
@@ -153,22 +154,30 @@ function scalarValue(ctx: Context, node: Scalar): Json {
 const QUOTED: ScalarNote = Object.freeze({ quoted: true });
 const PLAIN: ScalarNote = Object.freeze({ quoted: false });
 
+/** The note of an untagged plain scalar (shared with the fast path in simple-yaml.ts). */
+export function plainScalarNote(text: string, value: Json): ScalarNote | undefined {
+  if (typeof value === "string") {
+    if (value !== text) return { quoted: false, raw: text }; // a timestamp, read as RFC 3339
+    return resolvesToNonString(value) || value.includes("\n") ? PLAIN : undefined;
+  }
+  if (value === null) return undefined;
+  return String(value) === text ? undefined : { raw: text };
+}
+
+export const QUOTED_NOTE = QUOTED;
+
 /**
  * What kyaml's node knows that the value does not (scalar-style.ts): a quoted or block string, a
  * plain string go-yaml v3 would have quoted (`yes`), or source text the value does not print back.
  */
 function scalarNote(node: Node | null | undefined, value: Json): ScalarNote | undefined {
   if (!isScalar(node)) return undefined;
-  if (typeof value === "string") {
-    const text = String(node.value ?? "");
-    if (node.type !== "PLAIN") return QUOTED;
-    if (value !== text) return { quoted: false, raw: text }; // a timestamp, read as RFC 3339
-    if (node.tag) return defaultQuoted(value) ? PLAIN : undefined;
-    return resolvesToNonString(value) || value.includes("\n") ? PLAIN : undefined;
-  }
-  if (value === null || node.type !== "PLAIN") return undefined;
   const text = String(node.value ?? "");
-  return String(value) === text ? undefined : { raw: text };
+  if (typeof value === "string") {
+    if (node.type !== "PLAIN") return QUOTED;
+    if (node.tag && value === text) return defaultQuoted(value) ? PLAIN : undefined;
+  } else if (value === null || node.type !== "PLAIN") return undefined;
+  return plainScalarNote(text, value);
 }
 
 function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): Json {
@@ -219,10 +228,14 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): J
   return fail(ctx, node, "unsupported YAML node");
 }
 
+/** Line and column of an offset; the line table is built only when an error needs a position. */
 function lineIndex(text: string): (offset: number) => { line: number; column: number } {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
+  let starts: number[] | undefined;
   return (offset) => {
+    if (!starts) {
+      starts = [0];
+      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    }
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -254,6 +267,11 @@ export function parseYamlDocuments(text: string, source: string): ParsedDocument
       `found incompatible YAML document (%YAML ${directive[1]}; only 1.1 is accepted)`,
     );
   }
+  return parseSimpleYaml(text) ?? parseYamlDocumentsFully(text, source, lineOf);
+}
+
+/** The `yaml` library's full parse (every YAML feature, positioned errors). */
+export function parseYamlDocumentsFully(text: string, source: string, lineOf = lineIndex(text)): ParsedDocument[] {
   const docs = parseAllDocuments(text, { schema: "failsafe", uniqueKeys: false, prettyErrors: false, merge: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: ParsedDocument[] = [];
