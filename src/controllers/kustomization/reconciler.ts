@@ -7,7 +7,7 @@ import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomi
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { KubeObject } from "../../kube/object.js";
-import { type Condition, READY, RECONCILING, setCondition, STALLED } from "../../runtime/conditions.js";
+import { READY, RECONCILING, setCondition, STALLED } from "../../runtime/conditions.js";
 import {
   REQUESTED_AT_ANNOTATION,
   type ReconcileContext,
@@ -20,7 +20,6 @@ import type { SourceFetcher } from "../../sources/consumer.js";
 import {
   formatChangeSet,
   hasChanged,
-  type Inventory,
   inventoryFromChangeSet,
   pruneStale,
   ResourceManager,
@@ -35,9 +34,9 @@ import { OwnWrites } from "../../runtime/own-writes.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, HealthCheckFailure } from "./health.js";
-import { goDuration, upsertHistory } from "./history.js";
-import { targetCluster } from "./target-cluster.js";
-import { intervalMs, reconcileTimeoutMs, retryIntervalMs } from "./timing.js";
+import { type Attempt, attemptHistory, phaseDurations, progressingConditions } from "./attempt.js";
+import { impersonationHint, targetCluster } from "./target-cluster.js";
+import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
 
 export { SOURCE_INDEX, sourceIndex, sourceWatch } from "./source-watch.js";
@@ -52,16 +51,6 @@ export interface KustomizationControllerOptions {
   fieldManager?: string;
   /** Flux's StrictPostBuildSubstitutions: an unset `${var}` without default fails the build. */
   strictSubstitutions?: boolean;
-}
-
-/** What one attempt got to; what is known is written to status whatever the outcome. */
-interface Attempt {
-  revision?: string;
-  digest?: string;
-  inventory?: Inventory;
-  conditions: Condition[];
-  /** When each phase ended (ms since epoch), for the debug log of where time goes. */
-  phases: Record<string, number>;
 }
 
 const DELETION_POLICIES = new Set(["MirrorPrune", "Delete", "WaitForTermination", "Orphan"]);
@@ -138,7 +127,7 @@ export class KustomizationReconciler implements Reconciler {
         lastAttemptedRevision: attempt.revision,
         observedGeneration: generation,
         conditions,
-        history: this.history(ks, attempt, "ReconciliationSucceeded", started),
+        history: attemptHistory(ks, attempt, "ReconciliationSucceeded", started),
       });
       return { requeueAfterMs: intervalMs(ks.spec) };
     } catch (err) {
@@ -157,7 +146,7 @@ export class KustomizationReconciler implements Reconciler {
         ...(attempt.inventory ? { inventory: attempt.inventory } : {}),
         observedGeneration: generation,
         conditions,
-        history: this.history(ks, attempt, failure.reason, started),
+        history: attemptHistory(ks, attempt, failure.reason, started),
       });
       if (failure.reason !== "DependencyNotReady")
         await this.events.record(ks, "Warning", failure.reason, failure.message);
@@ -203,7 +192,10 @@ export class KustomizationReconciler implements Reconciler {
     try {
       changeSet = await manager.apply(objects);
     } catch (err) {
-      throw new ReconcileFailure("ReconciliationFailed", `${(err as Error).message}${this.impersonationHint(ks, err)}`);
+      throw new ReconcileFailure(
+        "ReconciliationFailed",
+        `${(err as Error).message}${impersonationHint(ks, this.options.defaultServiceAccount, err)}`,
+      );
     }
     attempt.phases.applied = Date.now();
     const applied = inventoryFromChangeSet(changeSet);
@@ -246,48 +238,12 @@ export class KustomizationReconciler implements Reconciler {
 
   /** New work (revision or generation): say so before applying, as Flux shows "Reconciliation in progress". */
   private async markProgressing(ks: Kustomization, path: string, attempt: Attempt): Promise<void> {
-    const mark = { reason: "Progressing", observedGeneration: ks.metadata.generation };
-    attempt.conditions = setCondition(attempt.conditions, {
-      type: RECONCILING,
-      status: "True",
-      message: `Detecting drift for revision ${attempt.revision} with a timeout of ${goDuration(reconcileTimeoutMs(ks.spec))}`,
-      ...mark,
-    });
-    attempt.conditions = setCondition(attempt.conditions, {
-      type: READY,
-      status: "Unknown",
-      message: "Reconciliation in progress",
-      ...mark,
-    });
+    attempt.conditions = progressingConditions(ks, attempt);
     await this.patchStatus(path, { lastAttemptedRevision: attempt.revision, conditions: attempt.conditions });
-  }
-
-  /** A Forbidden under the defaulted service account says where that identity came from. */
-  private impersonationHint(ks: Kustomization, err: unknown): string {
-    const sa = this.options.defaultServiceAccount;
-    if (ks.spec.serviceAccountName || !sa || !/forbidden/i.test((err as Error).message)) return "";
-    return ` (no spec.serviceAccountName: impersonating '${ks.metadata.namespace}/${sa}' set by --default-service-account; name a service account allowed to apply these objects)`;
-  }
-
-  private history(ks: Kustomization, attempt: Attempt, status: string, started: number) {
-    if (!attempt.digest) return ks.status?.history;
-    return upsertHistory(ks.status?.history, {
-      digest: attempt.digest,
-      status,
-      at: new Date(),
-      durationMs: Date.now() - started,
-      metadata: attempt.revision ? { revision: attempt.revision } : undefined,
-    });
   }
 
   private async patchStatus(path: string, status: Record<string, unknown>): Promise<void> {
     const written = await this.cluster.client.patch<Kustomization>(`${path}/status`, "merge", { status });
     this.writes.record(`${written.metadata.namespace}/${written.metadata.name}`, written);
   }
-}
-
-/** `{fetched: 12, built: 40, ...}`: milliseconds each phase took. */
-function phaseDurations(phases: Record<string, number>): Record<string, number> {
-  const entries = Object.entries(phases).sort((a, b) => a[1] - b[1]);
-  return Object.fromEntries(entries.slice(1).map(([name, at], i) => [`${name}Ms`, at - entries[i]![1]]));
 }

@@ -44,3 +44,9 @@ export async function targetCluster(
   const sa = ks.spec.serviceAccountName ?? defaultServiceAccount;
   return sa ? target.asServiceAccount(ks.metadata.namespace!, sa) : target;
 }
+
+/** A Forbidden under the defaulted service account says where that identity came from. */
+export function impersonationHint(ks: Kustomization, defaultServiceAccount: string | undefined, err: unknown): string {
+  if (ks.spec.serviceAccountName || !defaultServiceAccount || !/forbidden/i.test((err as Error).message)) return "";
+  return ` (no spec.serviceAccountName: impersonating '${ks.metadata.namespace}/${defaultServiceAccount}' set by --default-service-account; name a service account allowed to apply these objects)`;
+}
