@@ -21,7 +21,8 @@ import { createTarball } from "../../sources/artifact/tarball.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseDuration } from "../../util/duration.js";
-import { failed, prepare, succeeded } from "../source-status.js";
+import { SourceObjects } from "../source-objects.js";
+import { failed, succeeded } from "../source-status.js";
 import { contentConfigChanged, verifyMode } from "./content-config.js";
 import { SourceFailure } from "./failure.js";
 import { copyIncludes, resolveIncludes } from "./includes.js";
@@ -42,12 +43,16 @@ interface Outcome {
 }
 
 export class GitRepositoryReconciler implements Reconciler {
+  private readonly objects: SourceObjects<GitRepository>;
+
   constructor(
     private readonly cluster: Cluster,
     readonly storage: Storage,
     private readonly events: EventRecorder,
     private readonly options: GitRepositoryReconcilerOptions = {},
-  ) {}
+  ) {
+    this.objects = new SourceObjects(cluster, storage);
+  }
 
   private path(ns: string, name: string): string {
     return `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/gitrepositories/${name}`;
@@ -56,7 +61,7 @@ export class GitRepositoryReconciler implements Reconciler {
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = this.path(req.namespace, req.name);
     const dir = this.storage.objectDir("GitRepository", req.namespace, req.name);
-    const obj = await prepare<GitRepository>(this.cluster, path, this.storage, dir);
+    const obj = await this.objects.prepare(path, dir, ctx.cached);
     if (!obj) return;
     if (obj.spec.suspend) {
       ctx.log.info("reconciliation is suspended for this object");
@@ -97,7 +102,7 @@ export class GitRepositoryReconciler implements Reconciler {
       else if (!verifyMode(obj)) conditions = removeCondition(conditions, "SourceVerified");
       const message = `stored artifact for revision '${(status.artifact as Artifact).revision}'`;
       conditions = succeeded(conditions, generation, REASONS.succeeded, message);
-      await this.patchStatus(path, { ...status, conditions, observedGeneration: generation });
+      await this.objects.patchStatus(obj, path, { ...status, conditions, observedGeneration: generation });
       if (outcome.artifact && outcome.artifact.digest !== previous?.digest) {
         await this.events.record(obj, "Normal", "NewArtifact", `stored artifact for commit '${outcome.subject}'`, {
           [`${SOURCE_GROUP}/revision`]: outcome.artifact.revision,
@@ -120,7 +125,12 @@ export class GitRepositoryReconciler implements Reconciler {
             observedGeneration: generation,
           })
         : removeCondition(conditions, STALLED);
-      await this.patchStatus(path, { ...status, artifact: previous, conditions, observedGeneration: generation });
+      await this.objects.patchStatus(obj, path, {
+        ...status,
+        artifact: previous,
+        conditions,
+        observedGeneration: generation,
+      });
       if (failure.options.retryAfterMs) {
         ctx.log.info(failure.message);
         return { requeueAfterMs: failure.options.retryAfterMs };
@@ -129,10 +139,6 @@ export class GitRepositoryReconciler implements Reconciler {
       if (failure.options.stalled) return; // only a spec change can fix it
       throw failure;
     }
-  }
-
-  private async patchStatus(path: string, status: Record<string, unknown>): Promise<void> {
-    await this.cluster.client.patch(`${path}/status`, "merge", { status });
   }
 
   /** Resolves and, when the revision or the content settings changed, fetches and stores. */

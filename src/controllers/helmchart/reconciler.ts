@@ -15,22 +15,27 @@ import {
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { parseDuration } from "../../util/duration.js";
-import { failed, patchStatus, prepare, succeeded } from "../source-status.js";
+import { SourceObjects } from "../source-objects.js";
+import { failed, succeeded } from "../source-status.js";
 import { buildReason, buildSummary, ChartFailure } from "./build.js";
 import { buildFromGitRepository } from "./from-git-repository.js";
 import { buildFromHelmRepository } from "./from-helm-repository.js";
 
 export class HelmChartReconciler implements Reconciler {
+  private readonly objects: SourceObjects<HelmChart>;
+
   constructor(
     private readonly cluster: Cluster,
     readonly storage: Storage,
     private readonly events: EventRecorder,
-  ) {}
+  ) {
+    this.objects = new SourceObjects(cluster, storage);
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmcharts/${req.name}`;
     const dir = this.storage.objectDir("HelmChart", req.namespace, req.name);
-    const chart = await prepare<HelmChart>(this.cluster, path, this.storage, dir);
+    const chart = await this.objects.prepare(path, dir, ctx.cached);
     if (!chart || chart.spec.suspend) return;
     const generation = chart.metadata.generation;
     const base = {
@@ -48,7 +53,7 @@ export class HelmChartReconciler implements Reconciler {
           ? await buildFromHelmRepository(this.cluster, this.storage, chart, previous)
           : await buildFromGitRepository(this.cluster, this.storage, chart, previous);
       const message = buildSummary(build);
-      await patchStatus(this.cluster, path, {
+      await this.objects.patchStatus(chart, path, {
         ...base,
         artifact: build.artifact,
         observedSourceArtifactRevision: build.sourceRevision,
@@ -62,7 +67,7 @@ export class HelmChartReconciler implements Reconciler {
     } catch (err) {
       const failure = err instanceof ChartFailure ? err : new ChartFailure("ChartPullError", (err as Error).message);
       ctx.log.error(failure.message);
-      await patchStatus(this.cluster, path, {
+      await this.objects.patchStatus(chart, path, {
         ...base,
         artifact: previous,
         conditions: failed(chart.status?.conditions, generation, failure.reason, failure.message, failure.condition),

@@ -17,7 +17,8 @@ import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
 import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { parseDuration } from "../../util/duration.js";
-import { failed, patchStatus, prepare, succeeded } from "../source-status.js";
+import { SourceObjects } from "../source-objects.js";
+import { failed, succeeded } from "../source-status.js";
 
 const MAX_INDEX_BYTES = 50 * 1024 * 1024;
 
@@ -34,16 +35,20 @@ export async function repositoryAuth(cluster: Cluster, repo: HelmRepository): Pr
 }
 
 export class HelmRepositoryReconciler implements Reconciler {
+  private readonly objects: SourceObjects<HelmRepository>;
+
   constructor(
     private readonly cluster: Cluster,
     readonly storage: Storage,
     private readonly events: EventRecorder,
-  ) {}
+  ) {
+    this.objects = new SourceObjects(cluster, storage);
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmrepositories/${req.name}`;
     const dir = this.storage.objectDir("HelmRepository", req.namespace, req.name);
-    const repo = await prepare<HelmRepository>(this.cluster, path, this.storage, dir);
+    const repo = await this.objects.prepare(path, dir, ctx.cached);
     if (!repo || repo.spec.suspend || repo.spec.type === "oci") return;
     const interval = repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000;
     const generation = repo.metadata.generation;
@@ -61,7 +66,7 @@ export class HelmRepositoryReconciler implements Reconciler {
     } catch (err) {
       const secret = repo.spec.certSecretRef?.name ?? repo.spec.secretRef?.name;
       const message = `failed to get authentication secret '${repo.metadata.namespace}/${secret}': ${(err as Error).message}`;
-      await patchStatus(this.cluster, path, {
+      await this.objects.patchStatus(repo, path, {
         ...base,
         conditions: failed(repo.status?.conditions, generation, "AuthenticationFailed", message),
         observedGeneration: generation,
@@ -93,7 +98,7 @@ export class HelmRepositoryReconciler implements Reconciler {
         );
       }
       const message = `stored artifact: revision '${revision}'`;
-      await patchStatus(this.cluster, path, {
+      await this.objects.patchStatus(repo, path, {
         ...base,
         artifact,
         url: artifact!.url,
@@ -104,7 +109,7 @@ export class HelmRepositoryReconciler implements Reconciler {
     } catch (err) {
       const message = `failed to fetch Helm repository index: ${maskUrlCredentials((err as Error).message)}`;
       ctx.log.error(message);
-      await patchStatus(this.cluster, path, {
+      await this.objects.patchStatus(repo, path, {
         ...base,
         artifact: previous,
         conditions: failed(repo.status?.conditions, generation, "Failed", message),
