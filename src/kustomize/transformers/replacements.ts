@@ -1,8 +1,9 @@
 // replacements: copy a value from one field of a source object into fields of target objects.
-// Field paths are dotted (`spec.template.spec.containers.[name=app].image`, `0` indexes, `*` wildcards);
-// a scalar target keeps its type (a string "5" written into spec.replicas stays the number 5), as
-// kyaml copies only the source's text into the target node: a string target gets the source's text
-// (`0x1F`, `1.0` as written) as a string.
+// Field paths are dotted (`spec.template.spec.containers.[name=app].image`, `0` indexes, `*` wildcards).
+// kyaml copies only the source's text into a scalar target's node, which keeps its tag: a string
+// target gets the text as written (`0x1F`, `1.0`) as a string; any other target must read the text
+// as its own type (a string "5" into spec.replicas gives 5, `1.0` into an integer, `foo` into a
+// boolean or anything into a null field fails, as kustomize does). A created field has no tag.
 import type { ResMap } from "../accumulate.js";
 import { KustomizeError } from "../errors.js";
 import type { Target } from "../kustomization-file.js";
@@ -10,8 +11,9 @@ import type { Loader } from "../loader.js";
 import { selectTargets } from "../patches/target.js";
 import { groupVersion, type JsonObject, jsonText, kindOf, nameOf, namespaceOf, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
-import { parseYamlDocuments } from "../yaml/parse.js";
+import { type PlainTag, parseYamlDocuments, plainScalarNote, resolvePlainTagged } from "../yaml/parse.js";
 import {
+  isQuoted,
   notesOf,
   rawText,
   type ScalarNote,
@@ -120,6 +122,9 @@ function sourceValue(resources: Resource[], rep: Replacement): Source {
     throw new KustomizeError(`fieldPath \`${fieldPath}\` is missing for replacement source ${jsonText(rep.source)}`);
   const { parent, key } = found[0]!;
   const value = (parent as Record<string | number, Json>)[key]!;
+  // kyaml counts a null source, or an empty map or list, as missing.
+  if (value === null || (typeof value === "object" && Object.keys(value).length === 0))
+    throw new KustomizeError(`fieldPath \`${fieldPath}\` is missing for replacement source ${jsonText(rep.source)}`);
   const opts = rep.source!.options;
   if (opts?.delimiter !== undefined && typeof value === "string") {
     const parts = value.split(opts.delimiter);
@@ -132,34 +137,115 @@ function sourceValue(resources: Resource[], rep: Replacement): Source {
 
 const isScalar = (v: Json | undefined): boolean => v === null || (v !== undefined && typeof v !== "object");
 
-function setTarget(parent: JsonObject | Json[], key: string | number, src: Source, opts: Options | undefined): void {
+/** The text kyaml's source node holds: a scalar's text, nothing for a map or a list. */
+const sourceText = (src: Source): string => (isScalar(src.value) ? src.raw : "");
+
+const TAG_NAMES: Record<PlainTag, string> = {
+  null: "null",
+  bool: "a boolean",
+  int: "an integer",
+  float: "a floating-point number",
+  timestamp: "a timestamp",
+  str: "a string",
+};
+
+/**
+ * The tag of the target's node, which kyaml keeps: a replacement changes only the node's text, and
+ * the text must then read as that tag (go-yaml's decoding; an integer text also reads as a float).
+ * `undefined` for a node without a tag (one a replacement created), whose text resolves freely.
+ */
+function targetTag(parent: JsonObject | Json[], key: string | number): PlainTag | undefined {
+  const current = (parent as Record<string | number, Json>)[key];
+  if (notesOf(parent)?.get(key)?.untagged) return undefined;
+  if (current === null) return "null";
+  if (typeof current === "boolean") return "bool";
+  if (typeof current === "bigint") return "int";
+  if (typeof current === "number") return resolvePlainTagged(rawText(parent, key)).tag === "int" ? "int" : "float";
+  if (isQuoted(parent, key)) return "str";
+  return resolvePlainTagged(rawText(parent, key)).tag === "timestamp" ? "timestamp" : "str";
+}
+
+/** The value the text reads as in a node of the tag, or why it cannot be written there. */
+function readAs(tag: PlainTag | undefined, text: string, current: string): { value: Json; problem?: string } {
+  if (tag === "str") return { value: text };
+  const r = resolvePlainTagged(text, tag === undefined || tag === "timestamp");
+  if (tag === "null" && r.tag !== "null")
+    return {
+      value: null,
+      problem:
+        "the field is null, and a replacement keeps the field's type: it cannot write into a null field (give the field a value of the intended type)",
+    };
+  if (tag !== undefined && r.tag !== tag && !(tag === "float" && r.tag === "int"))
+    return {
+      value: null,
+      problem: `the field holds ${TAG_NAMES[tag]} (${current}), and a replacement keeps the field's type, but ${JSON.stringify(text)} reads as ${TAG_NAMES[r.tag]}`,
+    };
+  if (typeof r.value === "number" && !Number.isFinite(r.value))
+    return { value: null, problem: `${text} (infinity or NaN) cannot be represented in JSON` };
+  return { value: tag === "float" && typeof r.value === "bigint" ? Number(r.value) : r.value };
+}
+
+/**
+ * Writes the source into the target field as kyaml does. A scalar target keeps its node and takes
+ * only the source's text (a map or list source has none): a string target gets the text as a
+ * string, any other target must be able to read the text as its own type, else kustomize fails
+ * (`cannot decode !!str "foo" as a !!bool`). A new field (options.create) is a node without a tag.
+ * Returns what is wrong, when the write is refused.
+ */
+function setTarget(
+  parent: JsonObject | Json[],
+  key: string | number,
+  src: Source,
+  opts: Options | undefined,
+): string | undefined {
   const slot = parent as Record<string | number, Json>;
   const current = slot[key];
-  const { value } = src;
-  if (opts?.delimiter !== undefined && typeof current === "string") {
-    const parts = current.split(opts.delimiter);
+  const created = current === undefined;
+  let text = sourceText(src);
+  if (opts?.delimiter) {
+    // A new field is made of the source's kind, so a map or list source makes a map or list.
+    if (!isScalar(created ? src.value : current)) return "delimiter option can only be used with scalar nodes";
+    const parts = (created ? "" : rawText(parent, key)).split(opts.delimiter);
     const i = opts.index ?? 0;
-    const text = typeof value === "string" ? value : src.raw;
     if (i < 0) parts.unshift(text);
     else if (i >= parts.length) parts.push(text);
     else parts[i] = text;
-    slot[key] = parts.join(opts.delimiter);
-    return;
-  }
-  if (typeof current === "string" && value !== null && isScalar(value)) slot[key] = src.raw;
-  else if (typeof value === "string" && typeof current === "number" && /^-?\d+(\.\d+)?$/.test(value))
-    slot[key] = Number(value);
-  else if (typeof value === "string" && typeof current === "boolean" && /^(true|false)$/.test(value))
-    slot[key] = value === "true";
-  else if (isScalar(current) && isScalar(value)) {
-    slot[key] = value;
-    setNote(parent, key, src.note?.raw !== undefined ? { raw: src.note.raw } : undefined);
-  } else {
-    // A new or non-scalar target takes the source's node, style included.
-    slot[key] = structuredClone(value);
+    text = parts.join(opts.delimiter);
+  } else if (!isScalar(src.value) && (created || !isScalar(current))) {
+    // A map or list replaces a map, a list or a new field: the target takes the source's node.
+    slot[key] = structuredClone(src.value);
     setNote(parent, key, src.note);
+    return undefined;
   }
+  if (!created && !isScalar(current)) {
+    // A map or list target takes the source's scalar node, tag and style included.
+    slot[key] = src.value;
+    setNote(parent, key, src.note);
+    return undefined;
+  }
+  const tag = created ? undefined : targetTag(parent, key);
+  if (tag === "str") {
+    slot[key] = text;
+    return undefined;
+  }
+  const { value, problem } = readAs(tag, text, created ? "" : rawText(parent, key));
+  if (problem) return problem;
+  slot[key] = value;
+  const note = plainScalarNote(text, value);
+  setNote(parent, key, tag === undefined ? { ...note, untagged: true } : note);
+  return undefined;
 }
+
+/** The replacement's source, as the user wrote it: `ConfigMap/app field data.key` or `value "x"`. */
+function describeSource(rep: Replacement): string {
+  if (rep.sourceValue !== undefined) return `value ${JSON.stringify(rep.sourceValue)}`;
+  const s = rep.source!;
+  const id = [s.group, s.version, s.kind].filter(Boolean).join("/") + (s.name ? `/${s.name}` : "");
+  return `${id || jsonText(s)}${s.namespace ? ` (namespace ${s.namespace})` : ""} field ${s.fieldPath ?? "metadata.name"}`;
+}
+
+const describeResource = (r: Resource): string =>
+  `${kindOf(r)}/${nameOf(r)}${namespaceOf(r) ? ` in namespace ${namespaceOf(r)}` : ""}`;
 
 /** kyaml writes a replacement into the target's node: a node held in several fields changes in all. */
 function writeSharedScalar(r: Resource, parent: JsonObject | Json[], key: string | number, shared: SharedNode): void {
@@ -217,7 +303,12 @@ export function transformReplacements(
           }
           for (const { parent, key } of places) {
             const shared = sharedAt(parent, key);
-            setTarget(parent, key, value, target.options);
+            const problem = setTarget(parent, key, value, target.options);
+            if (problem) {
+              throw new KustomizeError(
+                `${where}: replacement from ${describeSource(rep)} to ${jsonText(target.select ?? {})} cannot set field "${fieldPath}" of ${describeResource(r)}: ${problem}`,
+              );
+            }
             if (shared) writeSharedScalar(r, parent, key, shared);
           }
         }

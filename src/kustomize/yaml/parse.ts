@@ -92,23 +92,41 @@ function timestamp(text: string): string | undefined {
   return undefined;
 }
 
-/** go-yaml v3's resolution of an untagged plain scalar. */
-export function resolvePlain(text: string): Json {
-  if (NULLS.has(text)) return null;
-  if (TRUE.has(text)) return true;
-  if (FALSE.has(text)) return false;
+/** The tag go-yaml v3 resolves a plain scalar to. */
+export type PlainTag = "null" | "bool" | "int" | "float" | "timestamp" | "str";
+
+/**
+ * go-yaml v3's resolution of a plain scalar, with its tag. go-yaml tries a timestamp only for an
+ * untagged (or `!!timestamp`) node, so `timestamps: false` reads `2001-12-14` as a string, as it
+ * does for a node tagged `!!int`. `.inf` and `.nan` resolve to non-finite floats.
+ */
+export function resolvePlainTagged(text: string, timestamps = true): { tag: PlainTag; value: Json } {
+  if (NULLS.has(text)) return { tag: "null", value: null };
+  if (TRUE.has(text)) return { tag: "bool", value: true };
+  if (FALSE.has(text)) return { tag: "bool", value: false };
+  if (NON_FINITE.has(text))
+    return {
+      tag: "float",
+      value: text.toLowerCase().endsWith("nan") ? NaN : Number(text.replace(/\.inf/i, "Infinity")),
+    };
   if ("+-.0123456789".includes(text[0]!)) {
-    const time = /^\d{4}-/.test(text) ? timestamp(text) : undefined;
-    if (time) return time;
+    const time = timestamps && /^\d{4}-/.test(text) ? timestamp(text) : undefined;
+    if (time) return { tag: "timestamp", value: time };
     const plain = text.replaceAll("_", "");
     const int = goInt(plain);
-    if (int !== undefined) return int;
+    if (int !== undefined) return { tag: "int", value: int };
     if (YAML_FLOAT.test(plain)) {
       const f = Number(plain);
-      if (Number.isFinite(f)) return f;
+      if (Number.isFinite(f)) return { tag: "float", value: f };
     }
   }
-  return text;
+  return { tag: "str", value: text };
+}
+
+/** go-yaml v3's resolution of an untagged plain scalar (`.inf` and `.nan` kept as text). */
+export function resolvePlain(text: string): Json {
+  const { value } = resolvePlainTagged(text);
+  return typeof value === "number" && !Number.isFinite(value) ? text : value;
 }
 
 function resolveTagged(tag: string, text: string, where: () => never): Json {

@@ -26,6 +26,11 @@ export interface ScalarNote {
   raw?: string;
   /** Identity of a YAML node several fields of one resource hold (a labels/annotations value). */
   shared?: SharedNode;
+  /**
+   * A node without a tag: a field a replacement created (`options.create`). Its text is resolved
+   * afresh whenever it changes, where a parsed node keeps its tag (a later replacement must fit it).
+   */
+  untagged?: boolean;
 }
 
 /** Token of a node held in several places; only its identity matters. */
