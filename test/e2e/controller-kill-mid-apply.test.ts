@@ -2,7 +2,6 @@
 // it converges, the inventory is exactly what Git declares, what the previous revision applied and
 // Git dropped is pruned, and nothing is lost — the status of the last completed reconcile is the
 // record the restarted process works from.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,13 +9,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
-import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { type ControllerProcess, startController } from "../support/controller-process.js";
+import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "../support/git-http-server.js";
 import { configMap } from "../support/kustomize-harness.js";
 
 const cluster = planeCluster("management");
 const storage = mkdtempSync(join(tmpdir(), "flotilla-kill-apply-"));
-let child: ChildProcess | undefined;
 let git: GitHttpServer;
 let repo: GitRepoHandle;
 let ns: string;
@@ -35,40 +34,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function startController(): ChildProcess {
-  // A fixed artifact address, as a Service gives a real deployment: a restarted process serves the same URLs.
-  const c = spawn(
-    process.execPath,
-    [
-      "bin/flotilla.js",
-      "controller",
-      "--kubeconfig",
-      plane("management").kubeconfig,
-      "--runtime-namespace",
-      ns,
-      "--storage-path",
-      storage,
-      "--storage-addr",
-      `127.0.0.1:${storagePort}`,
-      "--health-addr",
-      "127.0.0.1:0",
-      "--leader-election-lease-duration",
-      "3s",
-      "--leader-election-renew-deadline",
-      "2s",
-      "--leader-election-retry-period",
-      "500ms",
-      "--requeue-dependency",
-      "2s",
-      "--watch-label-selector",
-      `flotilla.dev/shard=${ns}`,
-      "--install-crds",
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  child = c;
-  return c;
-}
+const start = () =>
+  startController({
+    namespace: ns,
+    shard: ns,
+    storagePath: storage,
+    storageAddr: `127.0.0.1:${storagePort}`,
+    extraArgs: ["--requeue-dependency", "2s"],
+  });
 
 async function ownedConfigMaps(): Promise<Set<string>> {
   const list = await cluster.client.get<{ items: { metadata: { name: string } }[] }>(
@@ -78,7 +51,7 @@ async function ownedConfigMaps(): Promise<Set<string>> {
 }
 
 /** Kills the controller once some, but not all, of `expected` exist: in the middle of the apply. */
-async function killMidApply(c: ChildProcess, expected: string[]): Promise<number> {
+async function killMidApply(c: ControllerProcess, expected: string[]): Promise<number> {
   const seen = await eventually(
     "the apply to be under way",
     async () => {
@@ -89,8 +62,8 @@ async function killMidApply(c: ChildProcess, expected: string[]): Promise<number
     90_000,
     50,
   );
-  c.kill("SIGKILL");
-  await new Promise((r) => c.once("exit", r));
+  c.child.kill("SIGKILL");
+  await c.exited();
   return seen;
 }
 
@@ -118,7 +91,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  child?.kill("SIGKILL");
   // Nothing will finalize these any more; let the test namespace go.
   for (const path of [ksPath(), `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories/many`])
     await cluster.client.patch(path, "merge", { metadata: { finalizers: null } }).catch(() => undefined);
@@ -129,7 +101,7 @@ describe("controller killed mid-apply", () => {
   it("converges after a restart with an exact inventory, prunes what the new revision dropped, and loses nothing", async () => {
     const v1 = range(0, 300).map(name);
     await repo.commit(filesFor(range(0, 300), "1"), "300 ConfigMaps");
-    let c = startController();
+    let c = start();
     const labels = { "flotilla.dev/shard": ns };
     await eventually("the CRDs", async () => {
       try {
@@ -163,7 +135,7 @@ describe("controller killed mid-apply", () => {
     expect(partial).toBeGreaterThan(0);
     const killed = await cluster.client.get<Kustomization>(ksPath());
     expect(killed.status?.inventory?.entries ?? []).toHaveLength(0);
-    c = startController();
+    c = start();
     const rev1 = `main@sha1:${await repo.head()}`;
     let k = await waitConverged(rev1);
     expect(k.status!.inventory!.entries.map((e) => e.id).sort()).toEqual(v1.map((n) => `${ns}_${n}__ConfigMap`).sort());
@@ -183,7 +155,7 @@ describe("controller killed mid-apply", () => {
     expect(k.status!.lastAppliedRevision).toBe(rev1);
     expect(k.status!.inventory!.entries).toHaveLength(300);
 
-    c = startController();
+    c = start();
     k = await waitConverged(rev2);
     const v2 = range(100, 500).map(name);
     expect(k.status!.inventory!.entries.map((e) => e.id).sort()).toEqual(v2.map((n) => `${ns}_${n}__ConfigMap`).sort());

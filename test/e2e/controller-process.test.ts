@@ -1,51 +1,17 @@
 // `flotilla controller` as real processes: two replicas elect one leader on a Lease; killing the
 // leader (SIGKILL, no chance to release) hands over within the lease time, and the new leader
 // reconciles. --watch-label-selector keeps these replicas to this test's objects.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { describe, expect, it } from "vitest";
+import { startController } from "../support/controller-process.js";
+import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
 
 const cluster = planeCluster("management");
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill("SIGKILL");
-});
-
-function startReplica(ns: string, shard: string): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      "bin/flotilla.js",
-      "controller",
-      "--kubeconfig",
-      plane("management").kubeconfig,
-      "--runtime-namespace",
-      ns,
-      "--storage-path",
-      mkdtempSync(join(tmpdir(), "flotilla-replica-")),
-      "--storage-addr",
-      "127.0.0.1:0",
-      "--health-addr",
-      "127.0.0.1:0",
-      "--leader-election-lease-duration",
-      "3s",
-      "--leader-election-renew-deadline",
-      "2s",
-      "--leader-election-retry-period",
-      "500ms",
-      "--watch-label-selector",
-      `flotilla.dev/shard=${shard}`,
-      "--install-crds",
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  children.push(child);
-  return child;
-}
+const startReplica = (ns: string, shard: string) =>
+  startController({ namespace: ns, shard, storagePath: mkdtempSync(join(tmpdir(), "flotilla-replica-")) }).child;
 
 describe("flotilla controller processes", () => {
   it("elect exactly one leader, hand over within the lease when it is killed, and the new leader reconciles", async () => {

@@ -20,7 +20,16 @@ afterAll(() => {
   for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
 
-export function startController(opts: { namespace: string; shard: string; storagePath: string }): ControllerProcess {
+export interface ControllerOptions {
+  namespace: string;
+  shard: string;
+  storagePath: string;
+  /** Fixed artifact address (as a Service gives a deployment), so a restarted process serves the same URLs. */
+  storageAddr?: string;
+  extraArgs?: string[];
+}
+
+export function startController(opts: ControllerOptions): ControllerProcess {
   const child = spawn(
     process.execPath,
     [
@@ -33,7 +42,7 @@ export function startController(opts: { namespace: string; shard: string; storag
       "--storage-path",
       opts.storagePath,
       "--storage-addr",
-      "127.0.0.1:0",
+      opts.storageAddr ?? "127.0.0.1:0",
       "--health-addr",
       "127.0.0.1:0",
       "--leader-election-lease-duration",
@@ -45,6 +54,7 @@ export function startController(opts: { namespace: string; shard: string; storag
       "--watch-label-selector",
       `flotilla.dev/shard=${opts.shard}`,
       "--install-crds",
+      ...(opts.extraArgs ?? []),
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
