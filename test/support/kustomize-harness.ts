@@ -37,10 +37,9 @@ export const configMap = (name: string, namespace?: string, data: Record<string,
     data,
   });
 
-export interface KustomizeHarness {
-  mgmt: Cluster;
+/** Kustomization helpers bound to one namespace. */
+export interface KustomizationsIn {
   ns: string;
-  repo: GitRepoHandle;
   createKs(name: string, spec: Record<string, unknown>): Promise<void>;
   getKs(name: string): Promise<Kustomization>;
   ksPath(name: string): string;
@@ -48,10 +47,17 @@ export interface KustomizeHarness {
   /** Not Ready for the current generation (an earlier failure does not count). */
   waitNotReady(name: string, reason?: string, timeoutMs?: number): Promise<Condition>;
   reconcileNow(name: string): Promise<void>;
+}
+
+export interface KustomizeHarness extends KustomizationsIn {
+  mgmt: Cluster;
+  repo: GitRepoHandle;
   /** Commits to the platform repository and waits until the GitRepository has that commit. */
   commit(files: Record<string, string | null>, message: string): Promise<void>;
   /** Copies a plane's Kamaji-style admin kubeconfig Secret into the test namespace. */
   copyAdminKubeconfig(tenant: string): Promise<string>;
+  /** Another fresh namespace with its own GitRepository "platform" on the same repository (a tenant's). */
+  addNamespace(prefix: string): Promise<KustomizationsIn>;
   stop(): Promise<void>;
 }
 
@@ -93,63 +99,80 @@ export async function startKustomizeHarness(
   ];
   controllers[1]!.informer.addIndex(SOURCE_INDEX, sourceIndex);
   for (const c of controllers) await c.start();
+  const createSource = (namespace: string) =>
+    mgmt.client.create(`/apis/${G.source}/v1/namespaces/${namespace}/gitrepositories`, {
+      apiVersion: `${G.source}/v1`,
+      kind: "GitRepository",
+      metadata: { name: "platform", namespace },
+      spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
+    });
   const sourcePath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/platform`;
-  await mgmt.client.create(`/apis/${G.source}/v1/namespaces/${ns}/gitrepositories`, {
-    apiVersion: `${G.source}/v1`,
-    kind: "GitRepository",
-    metadata: { name: "platform", namespace: ns },
-    spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
-  });
-
-  const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations/${name}`;
-  const getKs = (name: string) => mgmt.client.get<Kustomization>(ksPath(name));
+  await createSource(ns);
+  const namespaces = [ns];
   const readyOf = (k: Kustomization) => k.status?.conditions?.find((c) => c.type === "Ready");
+
+  const view = (namespace: string): KustomizationsIn => {
+    const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations/${name}`;
+    const getKs = (name: string) => mgmt.client.get<Kustomization>(ksPath(name));
+    return {
+      ns: namespace,
+      ksPath,
+      getKs,
+      async createKs(name, spec) {
+        await mgmt.client.create(`/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations`, {
+          apiVersion: `${G.ks}/v1`,
+          kind: "Kustomization",
+          metadata: { name, namespace },
+          spec: { interval: "10m", prune: true, sourceRef: { kind: "GitRepository", name: "platform" }, ...spec },
+        });
+      },
+      waitReady: (name, timeoutMs = 60_000) =>
+        eventually(
+          `Kustomization ${namespace}/${name} Ready`,
+          async () => {
+            const k = await getKs(name);
+            return readyOf(k)?.status === "True" && k.status?.observedGeneration === k.metadata.generation
+              ? k
+              : undefined;
+          },
+          timeoutMs,
+        ),
+      waitNotReady: (name, reason, timeoutMs = 60_000) =>
+        eventually(
+          `Kustomization ${namespace}/${name} not Ready${reason ? ` (${reason})` : ""}`,
+          async () => {
+            const k = await getKs(name);
+            const c = readyOf(k);
+            return c?.status === "False" &&
+              c.observedGeneration === k.metadata.generation &&
+              (!reason || c.reason === reason)
+              ? c
+              : undefined;
+          },
+          timeoutMs,
+        ),
+      async reconcileNow(name) {
+        const at = new Date().toISOString();
+        await mgmt.client.patch(ksPath(name), "merge", {
+          metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+        });
+        await eventually(
+          "the requested reconcile",
+          async () => (await getKs(name)).status?.lastHandledReconcileAt === at,
+        );
+      },
+    };
+  };
+
   const harness: KustomizeHarness = {
+    ...view(ns),
     mgmt,
-    ns,
     repo,
-    ksPath,
-    getKs,
-    async createKs(name, spec) {
-      await mgmt.client.create(`/apis/${G.ks}/v1/namespaces/${ns}/kustomizations`, {
-        apiVersion: `${G.ks}/v1`,
-        kind: "Kustomization",
-        metadata: { name, namespace: ns },
-        spec: { interval: "10m", prune: true, sourceRef: { kind: "GitRepository", name: "platform" }, ...spec },
-      });
-    },
-    waitReady: (name, timeoutMs = 60_000) =>
-      eventually(
-        `Kustomization ${ns}/${name} Ready`,
-        async () => {
-          const k = await getKs(name);
-          return readyOf(k)?.status === "True" && k.status?.observedGeneration === k.metadata.generation
-            ? k
-            : undefined;
-        },
-        timeoutMs,
-      ),
-    waitNotReady: (name, reason, timeoutMs = 60_000) =>
-      eventually(
-        `Kustomization ${ns}/${name} not Ready${reason ? ` (${reason})` : ""}`,
-        async () => {
-          const k = await getKs(name);
-          const c = readyOf(k);
-          return c?.status === "False" &&
-            c.observedGeneration === k.metadata.generation &&
-            (!reason || c.reason === reason)
-            ? c
-            : undefined;
-        },
-        timeoutMs,
-      ),
-    async reconcileNow(name) {
-      const at = new Date().toISOString();
-      await mgmt.client.patch(ksPath(name), "merge", { metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } } });
-      await eventually(
-        "the requested reconcile",
-        async () => (await getKs(name)).status?.lastHandledReconcileAt === at,
-      );
+    async addNamespace(prefix) {
+      const extra = await testNamespace(mgmt.client, prefix);
+      namespaces.push(extra);
+      await createSource(extra);
+      return view(extra);
     },
     async commit(files, message) {
       await repo.commit(files, message);
@@ -174,23 +197,23 @@ export async function startKustomizeHarness(
       return name;
     },
     async stop() {
-      // Let the controller finalize what the test left, so the namespace can go.
-      const list = await mgmt.client.get<{ items: Kustomization[] }>(
-        `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations`,
-      );
-      for (const k of list.items) {
-        await mgmt.client
-          .patch(ksPath(k.metadata.name), "merge", { spec: { deletionPolicy: "Orphan" } })
-          .catch(() => {});
-        await mgmt.client.delete(ksPath(k.metadata.name)).catch(() => {});
+      // Let the controller finalize what the tests left, so the namespaces can go.
+      for (const namespace of namespaces) {
+        const { ksPath } = view(namespace);
+        const collection = `/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations`;
+        const list = await mgmt.client.get<{ items: Kustomization[] }>(collection);
+        for (const k of list.items) {
+          await mgmt.client
+            .patch(ksPath(k.metadata.name), "merge", { spec: { deletionPolicy: "Orphan" } })
+            .catch(() => {});
+          await mgmt.client.delete(ksPath(k.metadata.name)).catch(() => {});
+        }
+        await eventually(
+          "the test's Kustomizations to be finalized",
+          async () => (await mgmt.client.get<{ items: unknown[] }>(collection)).items.length === 0,
+          30_000,
+        ).catch(() => {});
       }
-      await eventually(
-        "the test's Kustomizations to be finalized",
-        async () =>
-          (await mgmt.client.get<{ items: unknown[] }>(`/apis/${G.ks}/v1/namespaces/${ns}/kustomizations`)).items
-            .length === 0,
-        30_000,
-      ).catch(() => {});
       for (const c of controllers) await c.stop();
       await Promise.all([git.close(), artifacts.close()]);
     },
