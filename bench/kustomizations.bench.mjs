@@ -10,7 +10,6 @@
 // usage: node bench/kustomizations.bench.mjs [--counts 100,500,1000] [--concurrent 20]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { performance } from "node:perf_hooks";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -27,6 +26,7 @@ const MiB = 1024 * 1024;
 const NS = "apps";
 
 const { upFleet, downFleet } = await import("../dist/local/index.js");
+const { freePort } = await import("../dist/local/ports.js");
 const { startGitHttpServer } = await import("../dist/local/git-http-server.js");
 const { KubeClient, setDefaultRateLimit } = await import("../dist/kube/client.js");
 const { endpointFromKubeconfigFile } = await import("../dist/kube/kubeconfig.js");
@@ -65,14 +65,6 @@ function appFiles(i) {
       },
     }),
   };
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 const procStatus = (pid, field) => {

@@ -3,12 +3,12 @@
 // Git dropped is pruned, and nothing is lost — the status of the last completed reconcile is the
 // record the restarted process works from.
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { freePort } from "../../src/local/ports.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "../support/git-http-server.js";
@@ -25,14 +25,6 @@ const KS = "kustomize.toolkit.fluxcd.io";
 const ksPath = () => `/apis/${KS}/v1/namespaces/${ns}/kustomizations/many`;
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 const name = (i: number) => `cm-${String(i).padStart(3, "0")}`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 const start = () =>
   startController({

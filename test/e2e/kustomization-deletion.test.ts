@@ -1,8 +1,8 @@
 // Deleting a Kustomization: spec.deletionPolicy as Flux defines it, and flotilla's bounded answer
 // when the cluster it applied to is gone (Flux can hang there for ever, kustomize-controller#487).
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError } from "../../src/kube/errors.js";
+import { freePort } from "../../src/local/ports.js";
 import { eventually, planeCluster } from "../support/fleet-context.js";
 import { configMap, type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
@@ -35,20 +35,12 @@ async function waitGone(name: string, timeoutMs = 30_000) {
   );
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 /** Points the copied kubeconfig Secret at a loopback port nobody listens on: the cluster is unreachable. */
 async function breakKubeconfig(secret: string) {
   const path = `/api/v1/namespaces/${h.ns}/secrets/${secret}`;
   const s = await h.mgmt.client.get<{ data: Record<string, string> }>(path);
   const conf = Buffer.from(s.data["admin.conf"]!, "base64").toString("utf8");
-  const broken = conf.replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${await closedPort()}`);
+  const broken = conf.replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${await freePort()}`);
   expect(broken).not.toBe(conf);
   await h.mgmt.client.patch(path, "merge", { data: { "admin.conf": Buffer.from(broken).toString("base64") } });
 }
