@@ -15,7 +15,6 @@ import type { EventRecorder } from "../../runtime/events.js";
 import { waitForTermination } from "../../ssa/health/wait-deleted.js";
 import { pruneStale } from "../../ssa/index.js";
 import { refFromEntry } from "../../ssa/inventory.js";
-import { SOURCE_FINALIZER } from "../source-status.js";
 import { KubeconfigSecretNotFound } from "./failure.js";
 import { reconcileTimeoutMs } from "./timing.js";
 
@@ -27,16 +26,17 @@ export function deletesOnRemoval(ks: Kustomization): boolean {
 }
 
 export interface FinalizeDeps {
-  local: Cluster;
   events: EventRecorder;
   target: () => Promise<Cluster>;
+  patchStatus: (status: Record<string, unknown>) => Promise<void>;
+  /** Removes the finalizer: the object goes. */
+  release: () => Promise<void>;
   retryMs: number;
   now?: () => number;
 }
 
 export async function finalizeKustomization(
   ks: Kustomization,
-  path: string,
   deps: FinalizeDeps,
   ctx: ReconcileContext,
 ): Promise<Result | void> {
@@ -50,16 +50,14 @@ export async function finalizeKustomization(
         const message =
           `deletion blocked: ${blocked}; retrying until ${new Date(deadline).toISOString()}, ` +
           `then the finalizer is removed and the objects are left; set spec.deletionPolicy: Orphan to stop now`;
-        await deps.local.client.patch(`${path}/status`, "merge", {
-          status: {
-            conditions: setCondition(ks.status?.conditions ?? [], {
-              type: READY,
-              status: "False",
-              reason: "PruneFailed",
-              message,
-              observedGeneration: ks.metadata.generation,
-            }),
-          },
+        await deps.patchStatus({
+          conditions: setCondition(ks.status?.conditions ?? [], {
+            type: READY,
+            status: "False",
+            reason: "PruneFailed",
+            message,
+            observedGeneration: ks.metadata.generation,
+          }),
         });
         await deps.events.record(ks, "Warning", "PruneFailed", message);
         return { requeueAfterMs: Math.min(deps.retryMs, Math.max(1000, deadline - now)) };
@@ -72,12 +70,7 @@ export async function finalizeKustomization(
       );
     }
   }
-  await deps.local.client.patch(path, "merge", {
-    metadata: {
-      finalizers: (ks.metadata.finalizers ?? []).filter((f) => f !== SOURCE_FINALIZER),
-      resourceVersion: ks.metadata.resourceVersion,
-    },
-  });
+  await deps.release();
 }
 
 /** Deletes the inventory; returns why it could not (undefined when done or nothing to do). */

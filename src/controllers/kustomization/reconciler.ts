@@ -5,7 +5,6 @@
 import { createHash } from "node:crypto";
 import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
 import type { KubeObject } from "../../kube/object.js";
 import { READY, RECONCILING, setCondition, STALLED } from "../../runtime/conditions.js";
 import {
@@ -26,11 +25,11 @@ import {
   ResourceManagerError,
   staleEntries,
 } from "../../ssa/index.js";
+import { ReconciledObjects } from "../reconciled-objects.js";
 import { SOURCE_FINALIZER } from "../source-status.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
 import { ReconcileFailure } from "./failure.js";
-import { OwnWrites } from "../../runtime/own-writes.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, HealthCheckFailure } from "./health.js";
@@ -56,51 +55,36 @@ export interface KustomizationControllerOptions {
 const DELETION_POLICIES = new Set(["MirrorPrune", "Delete", "WaitForTermination", "Orphan"]);
 
 export class KustomizationReconciler implements Reconciler {
-  /** Our own last write per object: the informer may not have caught up with it yet. */
-  private readonly writes = new OwnWrites<Kustomization>();
+  private readonly objects: ReconciledObjects<Kustomization>;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly sources: SourceFetcher,
     private readonly events: EventRecorder,
     private readonly options: KustomizationControllerOptions = {},
-  ) {}
+  ) {
+    this.objects = new ReconciledObjects(cluster);
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = kustomizationPath(req.namespace, req.name);
-    const key = `${req.namespace}/${req.name}`;
-    let ks: Kustomization;
-    try {
-      ks =
-        this.writes.freshest(key, ctx.cached as Kustomization | undefined) ??
-        (await this.cluster.client.get<Kustomization>(path));
-    } catch (err) {
-      if (err instanceof NotFoundError) return this.writes.forget(key);
-      throw err;
-    }
-    const finalizers = ks.metadata.finalizers ?? [];
-    if (ks.metadata.deletionTimestamp) {
-      if (!finalizers.includes(SOURCE_FINALIZER)) return;
+    const found = await this.objects.read(path, ctx.cached);
+    if (!found) return;
+    if (found.metadata.deletionTimestamp) {
+      if (!found.metadata.finalizers?.includes(SOURCE_FINALIZER)) return;
       return finalizeKustomization(
-        ks,
-        path,
+        found,
         {
-          local: this.cluster,
           events: this.events,
-          target: () => targetCluster(this.cluster, ks, this.options.defaultServiceAccount),
-          retryMs: retryIntervalMs(ks.spec),
+          target: () => targetCluster(this.cluster, found, this.options.defaultServiceAccount),
+          patchStatus: (status) => this.objects.patchStatus(found, path, status),
+          release: () => this.objects.removeFinalizer(found, path),
+          retryMs: retryIntervalMs(found.spec),
         },
         ctx,
       );
     }
-    if (!finalizers.includes(SOURCE_FINALIZER)) {
-      ks = this.writes.record(
-        key,
-        await this.cluster.client.patch<Kustomization>(path, "merge", {
-          metadata: { finalizers: [...finalizers, SOURCE_FINALIZER], resourceVersion: ks.metadata.resourceVersion },
-        }),
-      );
-    }
+    const ks = await this.objects.addFinalizer(found, path);
     if (ks.spec.suspend) return;
     const started = Date.now();
     const attempt: Attempt = { conditions: [...(ks.status?.conditions ?? [])], phases: { started: started } };
@@ -120,7 +104,7 @@ export class KustomizationReconciler implements Reconciler {
         message: `Applied revision: ${attempt.revision}`,
         observedGeneration: generation,
       });
-      await this.patchStatus(path, {
+      await this.objects.patchStatus(ks, path, {
         ...base,
         inventory: attempt.inventory,
         lastAppliedRevision: attempt.revision,
@@ -139,7 +123,7 @@ export class KustomizationReconciler implements Reconciler {
       conditions = failure.stalled
         ? setCondition(conditions, { type: STALLED, status: "True", ...mark })
         : conditions.filter((c) => c.type !== STALLED);
-      await this.patchStatus(path, {
+      await this.objects.patchStatus(ks, path, {
         ...base,
         ...(attempt.revision ? { lastAttemptedRevision: attempt.revision } : {}),
         // What was applied before the failure stays tracked, so a later prune still finds it.
@@ -239,11 +223,9 @@ export class KustomizationReconciler implements Reconciler {
   /** New work (revision or generation): say so before applying, as Flux shows "Reconciliation in progress". */
   private async markProgressing(ks: Kustomization, path: string, attempt: Attempt): Promise<void> {
     attempt.conditions = progressingConditions(ks, attempt);
-    await this.patchStatus(path, { lastAttemptedRevision: attempt.revision, conditions: attempt.conditions });
-  }
-
-  private async patchStatus(path: string, status: Record<string, unknown>): Promise<void> {
-    const written = await this.cluster.client.patch<Kustomization>(`${path}/status`, "merge", { status });
-    this.writes.record(`${written.metadata.namespace}/${written.metadata.name}`, written);
+    await this.objects.patchStatus(ks, path, {
+      lastAttemptedRevision: attempt.revision,
+      conditions: attempt.conditions,
+    });
   }
 }
