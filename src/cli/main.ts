@@ -1,17 +1,14 @@
 // The `flotilla` command line. Errors become one `✗ message` line and a non-zero exit code,
-// like the flux CLI; stack traces are reserved for bugs (FLOTILLA_DEBUG=1 shows them).
+// like the flux CLI; stack traces are reserved for bugs (--verbose or FLOTILLA_DEBUG=1 shows them).
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
-import { KubeError } from "../kube/errors.js";
-import { KustomizeError } from "../kustomize/errors.js";
-import { YamlSyntaxError } from "../kustomize/yaml/parse.js";
-import { LocalFleetError } from "../local/errors.js";
 import { controllerCommand } from "./commands/controller.js";
 import { demoCommand } from "./commands/demo.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
 import { failure } from "./output.js";
+import { isFlotillaError } from "../util/errors.js";
 import { VERSION } from "./version.js";
 
 export { VERSION };
@@ -20,6 +17,7 @@ export function buildProgram(): Command {
   const program = new Command("flotilla")
     .description("GitOps for fleets of Kubernetes clusters")
     .version(VERSION, "-v, --version")
+    .option("--verbose", "show the stack trace of an unexpected error")
     .showHelpAfterError()
     .exitOverride();
   program.addCommand(localCommand());
@@ -30,17 +28,11 @@ export function buildProgram(): Command {
   return program;
 }
 
-function isExpectedError(err: unknown): err is Error {
-  return (
-    err instanceof LocalFleetError ||
-    err instanceof KubeError ||
-    err instanceof KustomizeError ||
-    err instanceof YamlSyntaxError
-  );
-}
-
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argvIn: string[]): Promise<number> {
+  // --verbose is global: it may stand anywhere on the line, so it is taken out before commander parses.
+  const verbose = argvIn.includes("--verbose");
+  const argv = argvIn.filter((a) => a !== "--verbose");
   const program = buildProgram();
   for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) cmd.exitOverride();
   try {
@@ -48,11 +40,12 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (isExpectedError(err)) {
+    if (isFlotillaError(err)) {
       failure(err.message);
     } else {
+      // A bug: say so, and show the stack with --verbose (or FLOTILLA_DEBUG=1).
       failure(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
-      if (process.env.FLOTILLA_DEBUG) console.error(err);
+      if (process.env.FLOTILLA_DEBUG || verbose) console.error(err);
     }
     return 1;
   } finally {

@@ -1,12 +1,13 @@
 // Flux's --feature-gates for the controller process ("Name=true,Other=false"). Only gates flotilla
 // implements are accepted; an unknown or misspelt one is an error naming it, not silently ignored.
+import { FlotillaError } from "../util/errors.js";
 
 /** Gate name → default. StrictPostBuildSubstitutions is on by default as in Flux 2.9: a `${var}`
  * with no value and no default fails the Kustomization instead of becoming an empty string. */
 export const FEATURE_GATES = { StrictPostBuildSubstitutions: true } as const;
 export type FeatureGates = { -readonly [K in keyof typeof FEATURE_GATES]: boolean };
 
-export class FeatureGateError extends Error {
+export class FeatureGateError extends FlotillaError {
   override name = "FeatureGateError";
 }
 

@@ -1,5 +1,6 @@
 // Typed errors of the Kubernetes access layer. API failures keep the server's Status message
 // (which names the user, verb and resource for Forbidden) and every error names the cluster.
+import { FlotillaError } from "../util/errors.js";
 
 export interface StatusCause {
   reason?: string;
@@ -17,7 +18,7 @@ export interface ApiStatus {
   details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number };
 }
 
-export class KubeError extends Error {
+export class KubeError extends FlotillaError {
   override name = "KubeError";
   constructor(
     message: string,

@@ -1,8 +1,9 @@
 // Errors of the native kustomize. Each names the kustomization or file (and document index in
 // multi-document files) and, where one is involved, the object — kustomize's own messages often
 // name neither.
+import { FlotillaError } from "../util/errors.js";
 
-export class KustomizeError extends Error {
+export class KustomizeError extends FlotillaError {
   override name = "KustomizeError";
 }
 

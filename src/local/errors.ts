@@ -1,7 +1,8 @@
 // Errors of the local fleet. Each message is one line that names what failed and what to do;
 // the CLI prints it as is and exits non-zero.
+import { FlotillaError } from "../util/errors.js";
 
-export class LocalFleetError extends Error {
+export class LocalFleetError extends FlotillaError {
   override name = "LocalFleetError";
 }
 

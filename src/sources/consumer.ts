@@ -1,6 +1,7 @@
 // How Kustomization and HelmRelease controllers get sources: resolve a sourceRef to the source's
 // current artifact, download it from the artifact server, verify its digest, and unpack it —
 // cached by digest, so a hundred consumers of one revision download and unpack it once.
+import { FlotillaError } from "../util/errors.js";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
@@ -18,14 +19,14 @@ export interface SourceRef {
 }
 
 /** The source object does not exist (Flux: "Source '<kind>/<ns>/<name>' not found"). */
-export class SourceNotFoundError extends Error {
+export class SourceNotFoundError extends FlotillaError {
   override name = "SourceNotFoundError";
 }
 /** The source exists but has no artifact yet (Flux: "Source artifact not found, retrying in 30s"). */
-export class ArtifactNotReadyError extends Error {
+export class ArtifactNotReadyError extends FlotillaError {
   override name = "ArtifactNotReadyError";
 }
-export class ArtifactVerificationError extends Error {
+export class ArtifactVerificationError extends FlotillaError {
   override name = "ArtifactVerificationError";
 }
 

@@ -1,8 +1,9 @@
 // Errors of the resource manager. Each names the objects (Kind/namespace/name) and keeps the API's
 // message (redacted of Secret values); a failed dry-run lists every failing object.
+import { FlotillaError } from "../util/errors.js";
 import type { ChangeSetEntry } from "./changeset.js";
 
-export class ResourceManagerError extends Error {
+export class ResourceManagerError extends FlotillaError {
   override name = "ResourceManagerError";
   constructor(
     message: string,

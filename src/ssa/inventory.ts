@@ -1,6 +1,7 @@
 // The inventory of what a Kustomization applied, in Flux's format: entries `{id, v}` with
 // id `<namespace>_<name>_<group>_<kind>` and v the API version. Colons in RBAC names are encoded as
 // `__` so the id splits unambiguously.
+import { FlotillaError } from "../util/errors.js";
 import type { ChangeSetEntry } from "./changeset.js";
 
 export interface InventoryEntry {
@@ -27,7 +28,7 @@ export function inventoryId(m: ObjMetadata): string {
   return `${m.namespace}_${name}_${m.group}_${m.kind}`;
 }
 
-export class InventoryParseError extends Error {
+export class InventoryParseError extends FlotillaError {
   override name = "InventoryParseError";
 }
 

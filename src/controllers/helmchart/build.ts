@@ -1,9 +1,10 @@
 // What a HelmChart build produces, whatever the source, and how Flux words it: the chart's name and
 // (possibly rewritten) version, the stored artifact, whether it was packaged here or pulled as is,
 // and the values files merged into it. Failures carry Flux's reason and the condition they set.
+import { FlotillaError } from "../../util/errors.js";
 import type { Artifact } from "../../sources/artifact/storage.js";
 
-export class ChartFailure extends Error {
+export class ChartFailure extends FlotillaError {
   override name = "ChartFailure";
   constructor(
     readonly reason: string,

@@ -1,6 +1,7 @@
 // Building what a Kustomization applies, as kustomize-controller does: extend the
 // kustomization at spec.path with the spec's fields (or generate one from the plain manifests), build
 // natively, then substitute postBuild variables.
+import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
@@ -10,7 +11,7 @@ import { generateKustomization } from "../../kustomize/generate-kustomization.js
 import { findKustomizationFile, type Kustomization, parseKustomization } from "../../kustomize/kustomization-file.js";
 import { substituteObjects } from "./substitute.js";
 
-export class PathNotFoundError extends Error {
+export class PathNotFoundError extends FlotillaError {
   override name = "PathNotFoundError";
 }
 

@@ -1,6 +1,7 @@
 // A reconcile that ends not Ready: the Flux reason that goes into the Ready condition, and whether
 // retrying cannot help until the object changes (Stalled).
-export class ReconcileFailure extends Error {
+import { FlotillaError } from "../../util/errors.js";
+export class ReconcileFailure extends FlotillaError {
   constructor(
     readonly reason: string,
     message: string,

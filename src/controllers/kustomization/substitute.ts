@@ -1,6 +1,7 @@
 // postBuild variable substitution, bash style: `${var}`, `${var:=default}`, `${var:-default}`,
 // `$${var}` for a literal. Applied to each object's YAML (so `replicas: ${N}` becomes a number),
 // skipped for objects annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`.
+import { FlotillaError } from "../../util/errors.js";
 import { type KubeObject, objectId } from "../../kube/object.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
 import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
@@ -8,7 +9,7 @@ import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
 export const SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
 const VAR = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g;
 
-export class SubstitutionError extends Error {
+export class SubstitutionError extends FlotillaError {
   override name = "SubstitutionError";
 }
 

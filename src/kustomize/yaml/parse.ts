@@ -2,6 +2,7 @@
 // rules (YAML 1.2 booleans — `yes`/`on` stay strings — but Go's integer syntax, so `0123` is octal),
 // quoted scalars always strings, anchors, aliases and merge keys expanded. Errors name the source,
 // the document index and the line and column.
+import { FlotillaError } from "../../util/errors.js";
 import {
   type Document,
   isAlias,
@@ -18,7 +19,7 @@ import { resolvesToNonString } from "./resolve-v1-1.js";
 import { defaultQuoted, type ScalarNote, setNote } from "./scalar-style.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
 
-export class YamlSyntaxError extends Error {
+export class YamlSyntaxError extends FlotillaError {
   override name = "YamlSyntaxError";
   constructor(
     readonly source: string,

@@ -2,6 +2,7 @@
 // (falling back to a full fetch when the server refuses to serve an unadvertised commit). Optionally
 // only some directories (sparse checkout) and the submodules, fetched through the same transports
 // and credentials as the repository itself (git-cli.ts refuses file:// and ext:: for them).
+import { FlotillaError } from "../../util/errors.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGit } from "./git-cli.js";
@@ -22,7 +23,7 @@ export interface CheckoutOptions extends CheckoutExtras {
   timeoutMs: number;
 }
 
-export class SparseCheckoutError extends Error {
+export class SparseCheckoutError extends FlotillaError {
   override name = "SparseCheckoutError";
 }
 

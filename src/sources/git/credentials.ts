@@ -1,5 +1,6 @@
 // Git credentials from a GitRepository's secretRef, turned into git configuration and environment —
 // never into the command line or the URL, where `ps` and error messages would show them.
+import { FlotillaError } from "../../util/errors.js";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -12,7 +13,7 @@ export interface GitAuth {
   caCert?: string;
 }
 
-export class GitAuthError extends Error {
+export class GitAuthError extends FlotillaError {
   override name = "GitAuthError";
 }
 

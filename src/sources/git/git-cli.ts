@@ -2,10 +2,11 @@
 // global config, only the http(s) and ssh transports (file:// and ext:: refused, also for
 // submodules, which inherit these -c settings), bounded concurrency, and a timeout. Output that
 // reaches errors is masked of URL credentials.
+import { FlotillaError } from "../../util/errors.js";
 import { spawn } from "node:child_process";
 import { maskUrlCredentials } from "./credentials.js";
 
-export class GitCommandError extends Error {
+export class GitCommandError extends FlotillaError {
   override name = "GitCommandError";
   constructor(
     message: string,

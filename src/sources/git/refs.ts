@@ -1,10 +1,11 @@
 // Which commit a GitRepository points at, from `git ls-remote` alone (cheap: no objects fetched),
 // with Flux's precedence — commit > name > tag > semver > branch > "master" — and revision formats
 // (`main@sha1:<hex>`, `v1.2.3@sha1:<hex>`, `refs/heads/main@sha1:<hex>`, `sha1:<hex>`).
+import { FlotillaError } from "../../util/errors.js";
 import type { GitRepositoryRef } from "../../api/source/git-repository.js";
 import { maxSatisfying } from "../semver.js";
 
-export class RefNotFoundError extends Error {
+export class RefNotFoundError extends FlotillaError {
   override name = "RefNotFoundError";
 }
 

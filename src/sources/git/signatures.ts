@@ -1,13 +1,14 @@
 // OpenPGP signatures of commits and tags, checked by the real gpg through `git verify-commit` /
 // `git verify-tag`, against only the keys given: each check gets a fresh GNUPGHOME holding just
 // those public keys (no agent, no keyserver, no user keyring), removed afterwards.
+import { FlotillaError } from "../../util/errors.js";
 import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GitCommandError, type GitRunOptions, runGitOutput } from "./git-cli.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
-export class SignatureError extends Error {
+export class SignatureError extends FlotillaError {
   override name = "SignatureError";
   /** The object carries no signature at all (as opposed to one that does not verify). */
   constructor(

@@ -3,6 +3,7 @@
 // paths within the source artifact only (never outside it), chart repositories by URL, with the
 // credentials of the namespace's HelmRepository for that URL when there is one. Passwords go to helm
 // on stdin, never on a command line.
+import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
@@ -20,7 +21,7 @@ export interface RepositoryCredentials {
   password: string;
 }
 
-export class ChartDependencyError extends Error {
+export class ChartDependencyError extends FlotillaError {
   override name = "ChartDependencyError";
 }
 

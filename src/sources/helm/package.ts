@@ -1,6 +1,7 @@
 // Packaging a chart directory with the real helm (`helm package`), optionally with another version
 // (Flux's build metadata) and a replaced values.yaml (merged values files). The directory is copied
 // first, so the source is never modified; helm runs with private, empty config and cache homes.
+import { FlotillaError } from "../../util/errors.js";
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -15,7 +16,7 @@ import {
   type RepositoryCredentials,
 } from "./dependencies.js";
 
-export class ChartPackageError extends Error {
+export class ChartPackageError extends FlotillaError {
   override name = "ChartPackageError";
 }
 

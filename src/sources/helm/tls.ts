@@ -1,6 +1,7 @@
 // TLS for a chart repository, from the HelmRepository's secrets as Flux reads them: spec.certSecretRef
 // with ca.crt / tls.crt / tls.key, or (deprecated) the same keys — or caFile / certFile / keyFile —
 // in spec.secretRef. A client certificate needs both halves.
+import { FlotillaError } from "../../util/errors.js";
 import type { HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 
@@ -10,7 +11,7 @@ export interface TlsMaterial {
   key?: string;
 }
 
-export class RepositoryTlsError extends Error {
+export class RepositoryTlsError extends FlotillaError {
   override name = "RepositoryTlsError";
 }
 

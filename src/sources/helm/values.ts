@@ -1,11 +1,12 @@
 // HelmChart spec.valuesFiles: YAML files, relative to the source's root, deep-merged in order (later
 // wins; maps merge, anything else is replaced) into the values.yaml the packaged chart carries — as
 // Flux does, so the chart's own values.yaml counts only when it is listed.
+import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, normalize, sep } from "node:path";
 import { parse, stringify } from "yaml";
 
-export class ValuesFilesError extends Error {
+export class ValuesFilesError extends FlotillaError {
   override name = "ValuesFilesError";
 }
 
