@@ -19,6 +19,8 @@ export function buildProgram(): Command {
     .version(VERSION, "-v, --version")
     .option("--verbose", "show the stack trace of an unexpected error")
     .showHelpAfterError()
+    // Root options only before the verb: `install --version 1.2.3` is the image tag, not flotilla's version.
+    .enablePositionalOptions()
     .exitOverride();
   program.addCommand(localCommand());
   program.addCommand(kustomizeCommand());

@@ -40,6 +40,11 @@ interface RawKubeconfig {
 }
 
 /** Loads a kubeconfig file; relative certificate paths resolve against the file's directory. */
+/** The operator's own kubeconfig (`--kubeconfig`, KUBECONFIG) is trusted as kubectl trusts it: exec plugins
+ * (EKS, GKE, OIDC) and insecure-skip-tls-verify are the operator's choice. Only kubeconfigs read from
+ * Secrets, which tenants can write, are held to the refusals above. */
+export const OPERATOR_KUBECONFIG: KubeconfigOptions = { allowExec: true, allowInsecureTls: true };
+
 export function endpointFromKubeconfigFile(path: string, options: KubeconfigOptions = {}): ClusterEndpoint {
   let text: string;
   try {

@@ -1,4 +1,9 @@
 // Go duration strings as Flux uses them in specs ("1m", "10m30s", "1.5h", "500ms") in milliseconds.
+import { FlotillaError } from "./errors.js";
+
+export class DurationError extends FlotillaError {
+  override name = "DurationError";
+}
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDuration(text: string): number {
@@ -9,6 +14,7 @@ export function parseDuration(text: string): number {
     total += Number(m[1]) * UNITS[m[2]!]!;
     consumed += m[0].length;
   }
-  if (!text || consumed !== text.length) throw new Error(`invalid duration "${text}" (use e.g. 30s, 5m, 1h30m)`);
+  if (!text || consumed !== text.length)
+    throw new DurationError(`invalid duration "${text}" (use e.g. 30s, 5m, 1h30m)`);
   return total;
 }

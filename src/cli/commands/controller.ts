@@ -1,19 +1,29 @@
 // `flotilla controller`: the source and Kustomization controllers in one process, with Flux's flags.
 import { Command, Option } from "commander";
 import { parseFeatureGates } from "../../controllers/feature-gates.js";
-import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
+import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kubeconfig.js";
 import { inClusterEndpoint, isInCluster } from "../../kube/in-cluster.js";
 import { startManager } from "../../controllers/manager.js";
 import { createLogger, type Level } from "../../runtime/logger.js";
 import { parseDuration } from "../../util/duration.js";
 import { KubeconfigError } from "../../kube/errors.js";
+import { intFlag, positiveFlag, UsageError } from "../errors.js";
+
+/** A duration flag ("30s", "1m30s"), or a UsageError naming the flag. */
+function durationFlag(flag: string, value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${(err as Error).message}`);
+  }
+}
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
-function address(value: string): { host: string; port: number } {
+function address(flag: string, value: string): { host: string; port: number } {
   const i = value.lastIndexOf(":");
   const port = Number(value.slice(i + 1));
   if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`invalid address "${value}" (use host:port or :port)`);
+    throw new UsageError(`${flag}: invalid address "${value}" (use host:port or :port)`);
   return { host: value.slice(0, i) || "0.0.0.0", port };
 }
 
@@ -56,26 +66,36 @@ export function controllerCommand(): Command {
     .option("--install-crds", "install the CRDs before starting (useful against a local fleet)", false)
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
     .action(async (opts) => {
+      // Flags first: a mistyped flag is reported before anything touches a cluster.
+      const storage = address("--storage-addr", opts.storageAddr);
+      const health = address("--health-addr", opts.healthAddr);
+      const featureGates = parseFeatureGates(opts.featureGates);
+      const flags = {
+        concurrent: intFlag("--concurrent", opts.concurrent, 1),
+        kubeApiQps: positiveFlag("--kube-api-qps", opts.kubeApiQps),
+        kubeApiBurst: intFlag("--kube-api-burst", opts.kubeApiBurst, 1),
+        leaseDurationMs: durationFlag("--leader-election-lease-duration", opts.leaderElectionLeaseDuration),
+        renewDeadlineMs: durationFlag("--leader-election-renew-deadline", opts.leaderElectionRenewDeadline),
+        retryPeriodMs: durationFlag("--leader-election-retry-period", opts.leaderElectionRetryPeriod),
+        requeueDependencyMs: durationFlag("--requeue-dependency", opts.requeueDependency),
+      };
       let endpoint;
-      if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig);
+      if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG);
       else if (isInCluster()) endpoint = inClusterEndpoint();
       else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
-      const storage = address(opts.storageAddr);
-      const health = address(opts.healthAddr);
-      const featureGates = parseFeatureGates(opts.featureGates);
       const log = createLogger({ level: opts.logLevel as Level });
       const manager = await startManager({
         endpoint,
-        concurrent: Number(opts.concurrent),
+        concurrent: flags.concurrent,
         noCrossNamespaceRefs: opts.crossNamespaceRefs === false,
         defaultServiceAccount: opts.defaultServiceAccount,
         watchLabelSelector: opts.watchLabelSelector,
-        kubeApiQps: Number(opts.kubeApiQps),
-        kubeApiBurst: Number(opts.kubeApiBurst),
+        kubeApiQps: flags.kubeApiQps,
+        kubeApiBurst: flags.kubeApiBurst,
         leaderElection: opts.enableLeaderElection !== false,
-        leaseDurationMs: parseDuration(opts.leaderElectionLeaseDuration),
-        renewDeadlineMs: parseDuration(opts.leaderElectionRenewDeadline),
-        retryPeriodMs: parseDuration(opts.leaderElectionRetryPeriod),
+        leaseDurationMs: flags.leaseDurationMs,
+        renewDeadlineMs: flags.renewDeadlineMs,
+        retryPeriodMs: flags.retryPeriodMs,
         runtimeNamespace: opts.runtimeNamespace,
         storagePath: opts.storagePath,
         storageHost: storage.host,
@@ -83,7 +103,7 @@ export function controllerCommand(): Command {
         storageAdvertisedAddress: opts.storageAdvAddr,
         healthHost: health.host,
         healthPort: health.port,
-        requeueDependencyMs: parseDuration(opts.requeueDependency),
+        requeueDependencyMs: flags.requeueDependencyMs,
         strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
         installCrds: opts.installCrds,
         log,

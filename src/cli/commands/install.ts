@@ -1,12 +1,13 @@
 // `flotilla install [--export]`: print or apply everything flotilla needs in a cluster.
 import { Command } from "commander";
 import { Cluster } from "../../kube/cluster.js";
-import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
+import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kubeconfig.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
 import { DEFAULT_IMAGE, installManifests } from "../../install/manifests.js";
 import { formatChangeSet, ResourceManager } from "../../ssa/index.js";
 import { VERSION } from "../version.js";
 import { success } from "../output.js";
+import { UsageError } from "../errors.js";
 
 export function installCommand(): Command {
   return new Command("install")
@@ -32,8 +33,8 @@ export function installCommand(): Command {
         process.stdout.write(objects.map((o) => `---\n${toYaml(o as unknown as Json)}`).join(""));
         return;
       }
-      if (!opts.kubeconfig) throw new Error("no cluster: pass --kubeconfig (or set KUBECONFIG), or use --export");
-      const manager = new ResourceManager(new Cluster(endpointFromKubeconfigFile(opts.kubeconfig)), {
+      if (!opts.kubeconfig) throw new UsageError("no cluster: pass --kubeconfig (or set KUBECONFIG), or use --export");
+      const manager = new ResourceManager(new Cluster(endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG)), {
         fieldManager: "flotilla",
       });
       const changes = await manager.apply(objects);

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { Command } from "commander";
 import { buildKustomization } from "../../kustomize/index.js";
 import { locateToolchain } from "../../local/toolchain.js";
+import { UsageError } from "../errors.js";
 
 interface BuildFlags {
   enableRemoteBases: boolean;
@@ -33,6 +34,7 @@ export function kustomizeCommand(): Command {
     .option("--helm-command <path>", "the helm binary (default: flotilla's pinned helm if built, else helm)")
     .option("--helm-allow-pull", "let helm pull charts that are not vendored under chartHome (network)", false)
     .action(async (dir: string, opts: BuildFlags) => {
+      if (!existsSync(dir)) throw new UsageError(`kustomize build: directory ${dir} does not exist`);
       process.stdout.write(
         await buildKustomization(dir, {
           allowRemoteBases: opts.enableRemoteBases,
