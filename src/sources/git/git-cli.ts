@@ -32,8 +32,15 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+// HTTP status codes only where git reports one ("The requested URL returned error: 403"): a bare 401|403
+// also matched port numbers ("127.0.0.1 port 40367") and called a refused connection an auth failure.
 const AUTH_FAILURE =
-  /Authentication failed|could not read Username|401|403|Permission denied \(publickey|Host key verification failed|terminal prompts disabled/i;
+  /Authentication failed|could not read Username|returned error: 40[13]\b|\bHTTP 40[13]\b|Permission denied \(publickey|Host key verification failed|terminal prompts disabled/i;
+
+/** True when git's stderr says the server refused the credentials (or asked for some). */
+export function isAuthFailure(stderr: string): boolean {
+  return AUTH_FAILURE.test(stderr);
+}
 
 export interface GitRunOptions {
   cwd?: string;
@@ -106,7 +113,7 @@ export function runGitOutput(args: string[], options: GitRunOptions): Promise<{ 
             new GitCommandError(
               detail || `git ${args[0]} exited ${code}`,
               maskUrlCredentials(stderr),
-              AUTH_FAILURE.test(stderr),
+              isAuthFailure(stderr),
             ),
           );
         });
