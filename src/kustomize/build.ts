@@ -4,14 +4,14 @@ import { resolve } from "node:path";
 import { accumulate, type BuildContext, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
 import type { Kustomization } from "./kustomization-file.js";
-import { Loader, type LoaderOptions } from "./loader.js";
+import { Loader } from "./loader.js";
 import { nameOf, type Resource } from "./resource.js";
 import { rename } from "./transformers/rename.js";
 import { legacySort } from "./sort.js";
 import { finalize } from "./transformers/finalize.js";
 import { toYaml } from "./yaml/emit.js";
 
-export interface BuildOptions extends LoaderOptions {
+export interface BuildOptions {
   /** Without a kustomization file, build all manifests below the directory (Flux's behaviour). */
   generateKustomization?: boolean;
   /**
@@ -43,7 +43,7 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
     topKustomization: options.kustomization,
   };
   if (options.enableHelm) ctx.helm = { command: options.helmCommand || "helm", allowPull: options.helmAllowPull };
-  const resmap = accumulate(new Loader(top, options), ctx);
+  const resmap = accumulate(new Loader(top), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
   // sortOptions is honoured in the root kustomization only.

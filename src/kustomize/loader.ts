@@ -1,14 +1,9 @@
 // File access for a build, with kustomize's load restriction: a kustomization may read only files
-// under its own root (LoadRestrictionsRootOnly), and remote bases are refused unless enabled —
-// Flux's --no-remote-bases is our stance for tenants.
+// under its own root (LoadRestrictionsRootOnly), and remote bases are always refused — Flux's
+// --no-remote-bases is flotilla's only mode: a build reads what its source artifact holds, nothing else.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { KustomizeError, LoadRestrictionError } from "./errors.js";
-
-export interface LoaderOptions {
-  /** Allow URLs in resources/components (default false). */
-  allowRemoteBases?: boolean;
-}
 
 // The libc realpath: one system call, where the JavaScript one lstat()s every path component.
 const realpath = (p: string) => realpathSync.native(p);
@@ -17,22 +12,16 @@ const REMOTE = /^(https?:\/\/|git@|ssh:\/\/|github\.com\/|gitlab\.com\/|bitbucke
 
 export class Loader {
   readonly root: string;
-  constructor(
-    root: string,
-    readonly options: LoaderOptions = {},
-  ) {
+  constructor(root: string) {
     this.root = realpath(root);
   }
 
   /** Resolves `path` relative to the root, refusing remote locations and files outside the root. */
   resolve(path: string, field: string, kustomizationFile: string): string {
     if (REMOTE.test(path)) {
-      if (!this.options.allowRemoteBases) {
-        throw new LoadRestrictionError(
-          `${kustomizationFile}: ${field} entry "${path}" is a remote base, and remote bases are disabled`,
-        );
-      }
-      throw new KustomizeError(`${kustomizationFile}: ${field} entry "${path}": remote bases are not supported yet`);
+      throw new LoadRestrictionError(
+        `${kustomizationFile}: ${field} entry "${path}" is a remote base, and flotilla never fetches remote bases: vendor it into the repository`,
+      );
     }
     const full = resolve(this.root, path);
     let real: string;
@@ -68,6 +57,6 @@ export class Loader {
 
   /** A loader for a nested kustomization; its root is the nested directory (same restrictions). */
   child(dir: string): Loader {
-    return new Loader(dir, this.options);
+    return new Loader(dir);
   }
 }

@@ -43,6 +43,8 @@ const mistakes: [string[], string][] = [
     ["controller", "--kubeconfig", kubeconfig, "--requeue-dependency", "5x"],
     '--requeue-dependency: invalid duration "5x"',
   ],
+  [["controller", "--kubeconfig", kubeconfig, "--no-cross-namespace-refs=yes"], "takes true or false"],
+  [["controller", "--kubeconfig", kubeconfig, "--no-remote-bases=false"], "never fetches remote kustomize bases"],
   [["controller", "--kubeconfig", join(scratch, "missing.kubeconfig")], "cannot read kubeconfig"],
   [["controller"], "no --kubeconfig given"],
   [["install"], "no cluster: pass --kubeconfig"],
@@ -52,7 +54,7 @@ const mistakes: [string[], string][] = [
 
 describe("a user mistake on any verb", () => {
   it.each(mistakes)("flotilla %j says what is wrong in one line, exit 1", async (args, phrase) => {
-    const env = { ...process.env, KUBECONFIG: "", HOME: scratch };
+    const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: "", HOME: scratch };
     delete env.KUBERNETES_SERVICE_HOST;
     const result = await runCli(args, { env, timeoutMs: 60_000 });
     const errorLines = result.stderr.split("\n").filter((l) => l.startsWith("✗"));

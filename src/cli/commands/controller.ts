@@ -5,18 +5,9 @@ import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kube
 import { inClusterEndpoint, isInCluster } from "../../kube/in-cluster.js";
 import { startManager } from "../../controllers/manager.js";
 import { createLogger, type Level } from "../../runtime/logger.js";
-import { parseDuration } from "../../util/duration.js";
 import { KubeconfigError } from "../../kube/errors.js";
-import { intFlag, positiveFlag, UsageError } from "../errors.js";
-
-/** A duration flag ("30s", "1m30s"), or a UsageError naming the flag. */
-function durationFlag(flag: string, value: string): number {
-  try {
-    return parseDuration(value);
-  } catch (err) {
-    throw new UsageError(`${flag}: ${(err as Error).message}`);
-  }
-}
+import { UsageError } from "../errors.js";
+import { durationFlag, goBoolOption, intFlag, positiveFlag } from "../flags.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
 function address(flag: string, value: string): { host: string; port: number } {
@@ -32,20 +23,24 @@ export function controllerCommand(): Command {
     .description("run the source and Kustomization controllers (in-cluster, or against --kubeconfig)")
     .option("--kubeconfig <path>", "kubeconfig to use instead of the in-cluster service account")
     .option("--concurrent <n>", "concurrent reconciles per controller", "4")
-    .option("--no-cross-namespace-refs", "refuse sourceRefs and dependsOn to other namespaces (multi-tenancy lockdown)")
+    .addOption(
+      goBoolOption(
+        "--no-cross-namespace-refs",
+        "refuse sourceRefs and dependsOn to other namespaces (multi-tenancy lockdown)",
+        false,
+      ),
+    )
     .option(
       "--default-service-account <name>",
       "service account impersonated when a Kustomization sets none (multi-tenancy lockdown)",
     )
-    .option("--no-remote-bases", "refuse remote kustomize bases (flotilla refuses them in any case)")
+    .addOption(
+      goBoolOption("--no-remote-bases", "refuse remote kustomize bases (flotilla refuses them in any case)", true),
+    )
     .option("--watch-label-selector <selector>", "only reconcile objects matching this label selector (sharding)")
     .option("--kube-api-qps <n>", "requests per second to each Kubernetes API", "50")
     .option("--kube-api-burst <n>", "burst of requests to each Kubernetes API", "300")
-    .addOption(
-      new Option("--enable-leader-election [bool]", "elect a leader among replicas")
-        .default(true)
-        .argParser((v) => v !== "false"),
-    )
+    .addOption(goBoolOption("--enable-leader-election", "elect a leader among replicas", true))
     .option("--leader-election-lease-duration <d>", "lease duration", "35s")
     .option("--leader-election-renew-deadline <d>", "renew deadline", "30s")
     .option("--leader-election-retry-period <d>", "retry period", "5s")
@@ -63,13 +58,17 @@ export function controllerCommand(): Command {
       "--feature-gates <gates>",
       "comma-separated Name=true|false; StrictPostBuildSubstitutions (default true) fails a Kustomization on an unset ${var}",
     )
-    .option("--install-crds", "install the CRDs before starting (useful against a local fleet)", false)
+    .addOption(goBoolOption("--install-crds", "install the CRDs before starting (useful against a local fleet)", false))
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
     .action(async (opts) => {
       // Flags first: a mistyped flag is reported before anything touches a cluster.
       const storage = address("--storage-addr", opts.storageAddr);
       const health = address("--health-addr", opts.healthAddr);
       const featureGates = parseFeatureGates(opts.featureGates);
+      if (opts.noRemoteBases === false)
+        throw new UsageError(
+          "--no-remote-bases=false: flotilla never fetches remote kustomize bases; vendor them into the source instead",
+        );
       const flags = {
         concurrent: intFlag("--concurrent", opts.concurrent, 1),
         kubeApiQps: positiveFlag("--kube-api-qps", opts.kubeApiQps),
@@ -87,12 +86,12 @@ export function controllerCommand(): Command {
       const manager = await startManager({
         endpoint,
         concurrent: flags.concurrent,
-        noCrossNamespaceRefs: opts.crossNamespaceRefs === false,
+        noCrossNamespaceRefs: opts.noCrossNamespaceRefs === true,
         defaultServiceAccount: opts.defaultServiceAccount,
         watchLabelSelector: opts.watchLabelSelector,
         kubeApiQps: flags.kubeApiQps,
         kubeApiBurst: flags.kubeApiBurst,
-        leaderElection: opts.enableLeaderElection !== false,
+        leaderElection: opts.enableLeaderElection === true,
         leaseDurationMs: flags.leaseDurationMs,
         renewDeadlineMs: flags.renewDeadlineMs,
         retryPeriodMs: flags.retryPeriodMs,

@@ -34,9 +34,12 @@ export function installCommand(): Command {
         return;
       }
       if (!opts.kubeconfig) throw new UsageError("no cluster: pass --kubeconfig (or set KUBECONFIG), or use --export");
-      const manager = new ResourceManager(new Cluster(endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG)), {
-        fieldManager: "flotilla",
-      });
+      const manager = new ResourceManager(
+        new Cluster(endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG)),
+        {
+          fieldManager: "flotilla",
+        },
+      );
       const changes = await manager.apply(objects);
       process.stdout.write(`${formatChangeSet(changes)}\n`);
       success("install finished");

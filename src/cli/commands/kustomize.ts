@@ -6,7 +6,6 @@ import { locateToolchain } from "../../local/toolchain.js";
 import { UsageError } from "../errors.js";
 
 interface BuildFlags {
-  enableRemoteBases: boolean;
   generateKustomization: boolean;
   enableHelm: boolean;
   helmCommand?: string;
@@ -24,7 +23,6 @@ export function kustomizeCommand(): Command {
   cmd
     .command("build <dir>")
     .description("build a kustomization directory and print the resources, exactly as `kustomize build` does")
-    .option("--enable-remote-bases", "allow remote (URL) bases; refused by default, as Flux's --no-remote-bases", false)
     .option(
       "--generate-kustomization",
       "build all manifests of a directory that has no kustomization file (Flux's behaviour)",
@@ -37,7 +35,6 @@ export function kustomizeCommand(): Command {
       if (!existsSync(dir)) throw new UsageError(`kustomize build: directory ${dir} does not exist`);
       process.stdout.write(
         await buildKustomization(dir, {
-          allowRemoteBases: opts.enableRemoteBases,
           generateKustomization: opts.generateKustomization,
           enableHelm: opts.enableHelm,
           helmCommand: opts.enableHelm ? (opts.helmCommand ?? defaultHelm()) : undefined,

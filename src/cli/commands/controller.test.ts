@@ -1,0 +1,56 @@
+// The controller must accept exactly the arguments `flotilla install` writes into its Deployment, in
+// Flux's flag syntax (`--flag`, `--flag=true`, `--flag=false`).
+import { describe, expect, it } from "vitest";
+import { installManifests } from "../../install/manifests.js";
+import { controllerCommand } from "./controller.js";
+
+function deploymentArgs(multiTenant: boolean): string[] {
+  const objects = installManifests({ namespace: "flux-system", image: "x", version: "1", multiTenant });
+  const deployment = objects.find((o) => o.kind === "Deployment") as unknown as {
+    spec: { template: { spec: { containers: { args: string[] }[] } } };
+  };
+  return deployment.spec.template.spec.containers[0]!.args;
+}
+
+/** Parses `args` as `flotilla <args>` would, capturing the controller's options instead of starting it. */
+async function parse(args: string[]): Promise<Record<string, unknown>> {
+  const cmd = controllerCommand().exitOverride();
+  let captured: Record<string, unknown> = {};
+  cmd.action((opts: Record<string, unknown>) => {
+    captured = opts;
+  });
+  await cmd.parseAsync(args.slice(1), { from: "user" });
+  return captured;
+}
+
+describe("flotilla controller flags", () => {
+  it("accepts the Deployment arguments of a plain install", async () => {
+    const args = deploymentArgs(false);
+    expect(args[0]).toBe("controller");
+    const opts = await parse(args);
+    expect(opts.noCrossNamespaceRefs).toBe(false);
+    expect(opts.storagePath).toBe("/data");
+  });
+
+  it("accepts the Deployment arguments of a --multi-tenant install (Flux's lockdown flags with =true)", async () => {
+    const opts = await parse(deploymentArgs(true));
+    expect(opts.noCrossNamespaceRefs).toBe(true);
+    expect(opts.noRemoteBases).toBe(true);
+    expect(opts.defaultServiceAccount).toBe("default");
+  });
+
+  it.each([
+    [["--no-cross-namespace-refs"], true],
+    [["--no-cross-namespace-refs=true"], true],
+    [["--no-cross-namespace-refs=false"], false],
+    [[], false],
+  ])("takes a boolean flag as Go's pflag does: %j → %s", async (flags, value) => {
+    expect((await parse(["controller", ...flags])).noCrossNamespaceRefs).toBe(value);
+  });
+
+  it("refuses a boolean flag with a value that is not true or false, naming it", async () => {
+    await expect(parse(["controller", "--enable-leader-election=maybe"])).rejects.toThrow(
+      '--enable-leader-election takes true or false, got "maybe"',
+    );
+  });
+});
