@@ -9,12 +9,14 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          sequence: { groupOrder: 0 },
           include: ["src/**/*.test.ts", "test/unit/**/*.test.ts"],
         },
       },
       {
         test: {
           name: "parity",
+          sequence: { groupOrder: 0 },
           include: ["test/parity/**/*.test.ts"],
           testTimeout: 60_000,
         },
@@ -26,8 +28,10 @@ export default defineConfig({
           globalSetup: ["./test/support/global-fleet.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // The fleet is shared; files run one at a time on 2 cores so timing stays honest.
+          // The fleet is shared; files run one at a time on 2 cores so timing stays honest, and only after
+          // the unit and parity projects (group 0) are done, so they never compete with them for the CPU.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
