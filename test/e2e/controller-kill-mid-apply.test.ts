@@ -32,7 +32,9 @@ const start = () =>
     shard: ns,
     storagePath: storage,
     storageAddr: `127.0.0.1:${storagePort}`,
-    extraArgs: ["--requeue-dependency", "2s"],
+    // A slow client (20 requests/s, burst 5) stretches a 300-object apply over many seconds, so the kill lands
+    // mid-apply on any machine instead of racing a fast poll.
+    extraArgs: ["--requeue-dependency", "2s", "--kube-api-qps", "20", "--kube-api-burst", "5"],
   });
 
 async function ownedConfigMaps(): Promise<Set<string>> {
@@ -52,7 +54,6 @@ async function killMidApply(c: ControllerProcess, expected: string[]): Promise<n
       return n > 0 && n < expected.length ? n : undefined;
     },
     90_000,
-    50,
   );
   c.child.kill("SIGKILL");
   await c.exited();

@@ -5,6 +5,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll } from "vitest";
 import { eventually, plane } from "./fleet-context.js";
 
+/** The controllers' Lease duration in these tests. */
+export const LEASE_SECONDS = 8;
+
 export interface ControllerProcess {
   child: ChildProcess;
   /** Parsed JSON log lines so far. */
@@ -45,12 +48,14 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       opts.storageAddr ?? "127.0.0.1:0",
       "--health-addr",
       "127.0.0.1:0",
+      // Generous: a renewal that takes seconds on a loaded 2-core machine must not cost the lease (losing it
+      // ends the process); a replica killed on purpose is replaced within LEASE_SECONDS.
       "--leader-election-lease-duration",
-      "3s",
+      `${LEASE_SECONDS}s`,
       "--leader-election-renew-deadline",
-      "2s",
+      "6s",
       "--leader-election-retry-period",
-      "500ms",
+      "1s",
       "--watch-label-selector",
       `flotilla.dev/shard=${opts.shard}`,
       "--install-crds",
