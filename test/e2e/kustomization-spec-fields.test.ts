@@ -103,10 +103,11 @@ describe("Kustomization spec fields", () => {
     await h.createKs("unhealthy", {
       path: "./unhealthy",
       targetNamespace: h.ns,
-      timeout: "8s",
+      // Long enough for kwok to report ImagePullBackOff on a loaded machine; the wait below outlasts it.
+      timeout: "30s",
       healthChecks: [{ apiVersion: "apps/v1", kind: "Deployment", name: "broken", namespace: h.ns }],
     });
-    const failed = await h.waitNotReady("unhealthy", "HealthCheckFailed", 90_000);
+    const failed = await h.waitNotReady("unhealthy", "HealthCheckFailed", 180_000);
     expect(failed.message).toMatch(/^health check failed: .*Deployment\/.*broken.*ImagePullBackOff/);
     const ks = await h.getKs("unhealthy");
     expect(ks.status!.conditions!.find((c) => c.type === "Healthy")?.status).toBe("False");
