@@ -29,6 +29,9 @@ export interface ControllerOptions {
   storagePath: string;
   /** Fixed artifact address (as a Service gives a deployment), so a restarted process serves the same URLs. */
   storageAddr?: string;
+  /** Arguments placed first, before this harness's own (which win where both set a flag): e.g. exactly
+   * what `flotilla install` writes into the Deployment, with loopback addresses laid over it. */
+  leadingArgs?: string[];
   extraArgs?: string[];
 }
 
@@ -38,6 +41,7 @@ export function startController(opts: ControllerOptions): ControllerProcess {
     [
       "bin/flotilla.js",
       "controller",
+      ...(opts.leadingArgs ?? []),
       "--kubeconfig",
       plane("management").kubeconfig,
       "--runtime-namespace",
