@@ -57,6 +57,11 @@ export class PoolEntry {
     this.lastUsedAt = pool.now();
   }
 
+  /** Holds an open connection (made at the first request, dropped when the entry is closed). */
+  get connected(): boolean {
+    return this.connection !== undefined;
+  }
+
   get requestsInFlight(): number {
     return this.inFlight;
   }
