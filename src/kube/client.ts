@@ -1,13 +1,13 @@
 // A thin Kubernetes REST client on undici: bodies go to the server untouched (no typed serializer
-// that could drop unknown fields), one connection pool and one rate limiter per cluster+credential
-// shared by the whole process, and failures become the typed errors of ./errors.ts.
-import { createHash } from "node:crypto";
+// that could drop unknown fields), connections, rate limiters and credential caches taken from the
+// process's cluster pool (./cluster-pool.ts), and failures become the typed errors of ./errors.ts.
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
-import { type DynamicCredential, ExecCredential, TokenFile } from "./credentials.js";
+import { type Dispatcher, request } from "undici";
+import { clusterPool, fingerprintOf, type PoolEntry } from "./cluster-pool.js";
+import type { DynamicCredential } from "./credentials.js";
 import { type ApiStatus, apiErrorFrom, ConnectionError, TooManyRequestsError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
-import { DEFAULT_RATE_LIMIT, type RateLimit, TokenBucket } from "./rate-limiter.js";
+import type { RateLimit } from "./rate-limiter.js";
 
 export type PatchType = "merge" | "json" | "strategic" | "apply";
 
@@ -33,70 +33,22 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-interface Connection {
-  dispatcher: Dispatcher;
-  limiter: TokenBucket;
-}
-
-const connections = new Map<string, Connection>();
-const tokenFiles = new Map<string, TokenFile>();
-const execCredentials = new Map<string, ExecCredential>();
-let defaultRateLimit: RateLimit = DEFAULT_RATE_LIMIT;
-
 /** QPS/burst for connections created from now on (the controllers' --kube-api-qps/--kube-api-burst). */
 export function setDefaultRateLimit(limit: RateLimit): void {
-  defaultRateLimit = limit;
-}
-
-/** Identity of a cluster+credential: never the user *name*, which many kubeconfigs share. */
-function credentialKey(endpoint: ClusterEndpoint, dynamic?: DynamicCredential): string {
-  const h = createHash("sha256");
-  const parts = [
-    endpoint.server,
-    endpoint.caPem,
-    endpoint.certPem ?? dynamic?.certPem,
-    endpoint.keyPem ?? dynamic?.keyPem,
-    endpoint.token,
-    endpoint.tokenFile,
-    endpoint.exec ? JSON.stringify(endpoint.exec) : undefined,
-    endpoint.tlsServerName,
-    endpoint.proxyUrl,
-    String(endpoint.insecureSkipTlsVerify ?? false),
-  ];
-  for (const part of parts) h.update(part ?? "").update("\0");
-  return h.digest("hex");
-}
-
-function connectionFor(endpoint: ClusterEndpoint, dynamic?: DynamicCredential): Connection {
-  const key = credentialKey(endpoint, dynamic);
-  let conn = connections.get(key);
-  if (!conn) {
-    const connect = {
-      ca: endpoint.caPem,
-      cert: endpoint.certPem ?? dynamic?.certPem,
-      key: endpoint.keyPem ?? dynamic?.keyPem,
-      servername: endpoint.tlsServerName,
-      rejectUnauthorized: !endpoint.insecureSkipTlsVerify,
-    };
-    const dispatcher = endpoint.proxyUrl
-      ? new ProxyAgent({ uri: endpoint.proxyUrl, requestTls: connect })
-      : new Agent({ connect, connections: 32, keepAliveTimeout: 30_000, pipelining: 1 });
-    conn = { dispatcher, limiter: new TokenBucket(defaultRateLimit) };
-    connections.set(key, conn);
-  }
-  return conn;
+  clusterPool.rateLimit = limit;
 }
 
 /** Closes every pooled connection (process shutdown, tests). */
-export async function closeAllConnections(): Promise<void> {
-  const all = [...connections.values()];
-  connections.clear();
-  await Promise.allSettled(all.map((c) => c.dispatcher.close()));
+export function closeAllConnections(): Promise<void> {
+  return clusterPool.closeAll();
 }
 
 const MAX_THROTTLE_RETRIES = 5;
 
-/** Requests sent by this process, by method (`PATCH` and `PATCH dryRun` counted apart), for metrics and tests. */
+/**
+ * Requests sent by this process, by method (`PATCH` and `PATCH dryRun` counted apart), for metrics and
+ * tests. Watch streams are not counted.
+ */
 export const requestCounts = new Map<string, number>();
 
 function count(method: string, url: URL): void {
@@ -105,6 +57,9 @@ function count(method: string, url: URL): void {
 }
 
 export class KubeClient {
+  private entry?: PoolEntry;
+  private fingerprint?: string;
+
   constructor(
     readonly endpoint: ClusterEndpoint,
     readonly impersonate?: Impersonation,
@@ -119,21 +74,12 @@ export class KubeClient {
     return new KubeClient(this.endpoint, impersonate);
   }
 
-  /** Credentials that may change over time (rotated token file, exec plugin). */
-  private async dynamicCredential(): Promise<DynamicCredential | undefined> {
-    const { tokenFile, exec } = this.endpoint;
-    if (exec) {
-      const key = `${this.endpoint.server}\0${JSON.stringify(exec)}`;
-      let cred = execCredentials.get(key);
-      if (!cred) execCredentials.set(key, (cred = new ExecCredential(exec, this.cluster)));
-      return cred.get();
+  /** This client's pool entry; once the pool has closed it, the open one of the same cluster+credential. */
+  get connection(): PoolEntry {
+    if (!this.entry || this.entry.closed) {
+      this.entry = clusterPool.acquire(this.endpoint, (this.fingerprint ??= fingerprintOf(this.endpoint)));
     }
-    if (tokenFile) {
-      let file = tokenFiles.get(tokenFile);
-      if (!file) tokenFiles.set(tokenFile, (file = new TokenFile(tokenFile)));
-      return { token: file.read() };
-    }
-    return undefined;
+    return this.entry;
   }
 
   private headers(dynamic?: DynamicCredential): Record<string, string | string[]> {
@@ -147,25 +93,31 @@ export class KubeClient {
     return headers;
   }
 
-  private async send(method: string, url: URL, options: RequestOptions): Promise<Dispatcher.ResponseData> {
-    const dynamic = await this.dynamicCredential();
-    const conn = connectionFor(this.endpoint, dynamic);
+  /** Sends one request on `entry`, which the caller has begun (so the pool lets it finish). */
+  private async send(
+    entry: PoolEntry,
+    method: string,
+    url: URL,
+    options: RequestOptions & { signal?: AbortSignal; stream?: boolean },
+  ): Promise<Dispatcher.ResponseData> {
+    const dynamic = await entry.credential();
     const headers = this.headers(dynamic);
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
       headers["content-type"] = options.contentType ?? "application/json";
     }
-    await conn.limiter.take();
-    count(method, url);
+    await entry.limiter.take();
+    if (!options.stream) count(method, url);
     try {
       return await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        dispatcher: conn.dispatcher,
+        dispatcher: entry.dispatcher(dynamic),
+        signal: options.signal,
         headersTimeout: options.timeoutMs ?? 60_000,
-        bodyTimeout: options.timeoutMs ?? 60_000,
+        bodyTimeout: options.stream ? 0 : (options.timeoutMs ?? 60_000),
       });
     } catch (err) {
       throw this.unreachable(err);
@@ -191,8 +143,16 @@ export class KubeClient {
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = this.url(path, options.query);
     for (let attempt = 0; ; attempt++) {
-      const response = await this.send(method, url, options);
-      const text = await response.body.text();
+      const entry = this.connection;
+      entry.begin();
+      let response: Dispatcher.ResponseData;
+      let text: string;
+      try {
+        response = await this.send(entry, method, url, options);
+        text = await response.body.text();
+      } finally {
+        entry.end();
+      }
       if (response.statusCode < 400) {
         const type = String(response.headers["content-type"] ?? "");
         return (type.includes("json") && text ? JSON.parse(text) : text) as T;
@@ -224,24 +184,18 @@ export class KubeClient {
   /** A streaming GET (watch): the caller consumes and closes the body. */
   async stream(path: string, query: Query, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
     const url = this.url(path, query);
-    const dynamic = await this.dynamicCredential();
-    const conn = connectionFor(this.endpoint, dynamic);
-    const headers = this.headers(dynamic);
-    await conn.limiter.take();
+    const entry = this.connection;
+    entry.begin();
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, {
-        method: "GET",
-        headers,
-        dispatcher: conn.dispatcher,
-        signal,
-        bodyTimeout: 0,
-        headersTimeout: 60_000,
-      });
+      response = await this.send(entry, "GET", url, { signal, stream: true });
+      if (response.statusCode >= 400) throw this.errorFrom("GET", url, response, await response.body.text());
     } catch (err) {
-      throw this.unreachable(err);
+      entry.end();
+      throw err;
     }
-    if (response.statusCode >= 400) throw this.errorFrom("GET", url, response, await response.body.text());
+    // The stream keeps its entry in use (never idle, never closed under it) until the body closes.
+    response.body.once("close", () => entry.end());
     return response;
   }
 

@@ -1,6 +1,7 @@
-// One cluster as the rest of flotilla sees it: a client (possibly impersonating) plus the cluster's
-// shared discovery, with operations on unstructured objects addressed by apiVersion/kind/name.
+// One cluster as the rest of flotilla sees it: a client (possibly impersonating) plus the discovery
+// of its cluster+credential, with operations on unstructured objects addressed by apiVersion/kind/name.
 import { KubeClient, type Impersonation } from "./client.js";
+import { clusterPool, type PoolEntry } from "./cluster-pool.js";
 import { collectionPath, Discovery, objectPath, type ResourceMapping } from "./discovery.js";
 import { NotFoundError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
@@ -12,18 +13,35 @@ export interface ObjectRef {
   metadata: { name: string; namespace?: string };
 }
 
-const discoveries = new Map<string, Discovery>();
+/** Discovery lives as long as its pool entry: when the pool closes the entry, its discovery goes too. */
+const discoveries = new WeakMap<PoolEntry, Discovery>();
 
 export class Cluster {
   readonly client: KubeClient;
-  readonly discovery: Discovery;
 
-  constructor(endpointOrClient: ClusterEndpoint | KubeClient, discovery?: Discovery) {
+  constructor(endpointOrClient: ClusterEndpoint | KubeClient) {
     this.client = endpointOrClient instanceof KubeClient ? endpointOrClient : new KubeClient(endpointOrClient);
-    const key = `${this.client.endpoint.server}\0${this.client.endpoint.caPem ?? ""}`;
-    let shared = discovery ?? discoveries.get(key);
-    if (!shared) discoveries.set(key, (shared = new Discovery(this.client)));
-    this.discovery = shared;
+  }
+
+  /**
+   * The cluster of a kubeconfig read under a name (e.g. `secret ns/name`, read again at each
+   * reconcile). When it carries another credential than the last time, the pool closes the
+   * connection of the old one and drops its discovery (ClusterPool.claim).
+   */
+  static claim(source: string, endpoint: ClusterEndpoint): Cluster {
+    clusterPool.claim(source, endpoint);
+    return new Cluster(endpoint);
+  }
+
+  get discovery(): Discovery {
+    const entry = this.client.connection;
+    let found = discoveries.get(entry);
+    if (!found) {
+      // Discovery reads as the credential itself, not as whoever this cluster impersonates.
+      const reader = this.client.impersonate ? new KubeClient(this.client.endpoint) : this.client;
+      discoveries.set(entry, (found = new Discovery(reader)));
+    }
+    return found;
   }
 
   get name(): string {
@@ -32,7 +50,7 @@ export class Cluster {
 
   /** The same cluster acting as a service account (`system:serviceaccount:<ns>:<name>`) or user. */
   as(impersonate: Impersonation): Cluster {
-    return new Cluster(this.client.as(impersonate), this.discovery);
+    return new Cluster(this.client.as(impersonate));
   }
 
   asServiceAccount(namespace: string, name: string): Cluster {

@@ -1,5 +1,5 @@
 // Has the object drifted? Compares the live object with the server's dry-run of the desired one:
-// labels, annotations, and everything outside metadata and status.
+// labels, annotations, and everything outside metadata and status (the same view a plan's diff shows).
 import type { KubeObject } from "../kube/object.js";
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -19,15 +19,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 const emptyToUndefined = (m: Record<string, string> | undefined) => (m && Object.keys(m).length ? m : undefined);
 
-function withoutMetadataAndStatus(obj: KubeObject): Record<string, unknown> {
-  const { metadata: _m, status: _s, ...rest } = obj;
-  return rest;
+/** What drift is about: labels, annotations, and everything outside metadata and status. */
+export function driftView(obj: KubeObject): Record<string, unknown> {
+  const { metadata, status: _s, ...rest } = obj;
+  return {
+    metadata: { labels: emptyToUndefined(metadata.labels), annotations: emptyToUndefined(metadata.annotations) },
+    ...rest,
+  };
 }
 
 export function hasDrifted(live: KubeObject | undefined, dryRun: KubeObject): boolean {
   if (!live || !dryRun.metadata.resourceVersion) return true;
-  if (!deepEqual(emptyToUndefined(live.metadata.labels), emptyToUndefined(dryRun.metadata.labels))) return true;
-  if (!deepEqual(emptyToUndefined(live.metadata.annotations), emptyToUndefined(dryRun.metadata.annotations)))
-    return true;
-  return !deepEqual(withoutMetadataAndStatus(live), withoutMetadataAndStatus(dryRun));
+  return !deepEqual(driftView(live), driftView(dryRun));
 }

@@ -1,5 +1,5 @@
 // Server-side apply resource manager (Flux's fluxcd/pkg/ssa semantics): apply in stages with a
-// dry-run first, inventory, prune, health.
+// dry-run first, inventory, prune, health; and a plan of a set that writes nothing.
 export { type Action, type ChangeSetEntry, formatChangeSet, hasChanged } from "./changeset.js";
 export { ApplyError, DryRunError, HealthCheckError, PruneError, ResourceManagerError } from "./errors.js";
 export { computeHealth, type Health, type HealthStatus } from "./health/status.js";
@@ -13,5 +13,7 @@ export {
   staleEntries,
 } from "./inventory.js";
 export { ANNOTATIONS, type Owner, ownerLabels } from "./metadata.js";
+export { type FieldChange } from "./diff.js";
 export { ResourceManager, type ResourceManagerOptions } from "./manager.js";
+export { type PlanAction, type PlanEntry } from "./plan-entry.js";
 export { type PruneResult, pruneStale } from "./prune.js";

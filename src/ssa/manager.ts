@@ -1,7 +1,8 @@
 // The resource manager: applies a set of objects to one cluster the way Flux does — in stages
 // (definitions, classes, the rest), server-side dry-run of the whole set first so that a set with
 // an invalid or forbidden object writes nothing, only drifted objects written — and prunes what a
-// previous apply left behind. All API messages it returns are redacted of Secret values.
+// previous apply left behind; or plans a set (what apply would do, writing nothing). All API
+// messages it returns are redacted of Secret values.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Cluster, ObjectRef } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
@@ -15,6 +16,7 @@ import { type Inventory, parseInventoryId } from "./inventory.js";
 import { type Owner, setOwnerLabels } from "./metadata.js";
 import { normalize } from "./normalize.js";
 import { liveKey, type Plan, type PlanContext, planObject } from "./plan.js";
+import { type PlanEntry, planEntry } from "./plan-entry.js";
 import { Redactor } from "./redact.js";
 import { kindRank, sortForApply } from "./sort.js";
 import { type Stage, stageOf } from "./stages.js";
@@ -107,6 +109,19 @@ export class ResourceManager {
       }
     }
     return changeSet;
+  }
+
+  /**
+   * What apply would do to each object of the set, in apply order, writing nothing: the same
+   * planning apply does first (reads and server-side dry-runs only). Secret values never appear.
+   */
+  async plan(objects: KubeObject[]): Promise<PlanEntry[]> {
+    const desired = this.prepare(objects);
+    const redactor = new Redactor().addObjects(objects);
+    const plans = await this.planAll(await this.context(desired, redactor), desired, true);
+    // The live Secrets' values too: a diff shows what is there now.
+    redactor.addObjects(plans.flatMap((p) => (p.live ? [p.live] : [])));
+    return plans.map((p) => planEntry(p, redactor));
   }
 
   private async context(desired: KubeObject[], redactor: Redactor): Promise<PlanContext> {

@@ -11,7 +11,7 @@ import { hasDrifted } from "./drift.js";
 import type { ObjectFailure } from "./errors.js";
 import { type JsonPatchOp, type ManagerMatch, takeoverPatch } from "./field-managers.js";
 import { isImmutableError } from "./immutable.js";
-import { forceEnabled, reconcileDisabled, ssaPolicy } from "./metadata.js";
+import { ANNOTATIONS, forceEnabled, reconcileDisabled, ssaPolicy } from "./metadata.js";
 import type { Redactor } from "./redact.js";
 import { isProvablyUnchanged } from "./unchanged.js";
 
@@ -43,7 +43,21 @@ export interface Plan {
   /** Immutable change with force allowed: delete, wait, create. */
   recreate?: boolean;
   takeover?: JsonPatchOp[];
+  /** What the server's dry-run says the object would become (when one was needed). */
+  dryRun?: KubeObject;
+  /** Why a skipped object is left alone. */
+  skipped?: string;
   failure?: ObjectFailure;
+}
+
+/** Why the resource manager leaves an object alone (Flux's annotations, on the desired or live object), if it does. */
+export function skipReason(desired: KubeObject, live: KubeObject | undefined): string | undefined {
+  if (reconcileDisabled(desired)) return `${ANNOTATIONS.reconcile}: disabled`;
+  if (ssaPolicy(desired) === "Ignore") return `${ANNOTATIONS.ssa}: Ignore`;
+  if (reconcileDisabled(live)) return `${ANNOTATIONS.reconcile}: disabled on the live object`;
+  if (ssaPolicy(live) === "Ignore") return `${ANNOTATIONS.ssa}: Ignore on the live object`;
+  if (live && ssaPolicy(desired) === "IfNotPresent") return `${ANNOTATIONS.ssa}: IfNotPresent, and the object exists`;
+  return undefined;
 }
 
 export const groupKind = (apiVersion: string, kind: string) => `${parseApiVersion(apiVersion).group}/${kind}`;
@@ -86,8 +100,11 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
   }
 
   const policy = ssaPolicy(desired);
-  const skipByDesired = reconcileDisabled(desired) || policy === "Ignore";
-  if (!skipByDesired && ctx.presumedNew?.(desired) && !ctx.liveCache.has(liveKey(desired))) {
+  if (
+    skipReason(desired, undefined) === undefined &&
+    ctx.presumedNew?.(desired) &&
+    !ctx.liveCache.has(liveKey(desired))
+  ) {
     // One request when it really is new; if it exists after all, take the full path below.
     const dryRun = await cluster.apply(desired, ctx.fieldManager, { force: true, dryRun: true }).catch(() => undefined);
     if (dryRun && !dryRun.metadata.resourceVersion) return { desired, action: "created" };
@@ -106,10 +123,8 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
     }
   }
 
-  if (skipByDesired || reconcileDisabled(live) || ssaPolicy(live) === "Ignore") {
-    return { desired, live, action: "skipped" };
-  }
-  if (policy === "IfNotPresent" && live) return { desired, live, action: "skipped" };
+  const skipped = skipReason(desired, live);
+  if (skipped) return { desired, live, action: "skipped", skipped };
 
   const takeover = live && policy !== "Merge" ? takeoverPatch(live, ctx.fieldManager, ctx.takeoverManagers) : [];
   if (live && takeover.length === 0 && isProvablyUnchanged(desired, live, ctx.fieldManager)) {
@@ -127,5 +142,5 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
   }
   if (!dryRun.metadata.resourceVersion) return { desired, live, action: "created" };
   const changed = takeover.length > 0 || hasDrifted(live, dryRun);
-  return { desired, live, action: changed ? "configured" : "unchanged", takeover };
+  return { desired, live, action: changed ? "configured" : "unchanged", takeover, dryRun };
 }

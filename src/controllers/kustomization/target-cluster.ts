@@ -34,9 +34,9 @@ export async function targetCluster(
         `kubeconfig secret '${id}' has no key '${ref.key ?? "value"}'`,
       );
     try {
-      target = new Cluster(
-        endpointFromKubeconfig(Buffer.from(data, "base64").toString("utf8"), { source: `secret ${id}` }),
-      );
+      const source = `secret ${id}`;
+      // Claimed under the Secret's name, so a rewritten kubeconfig closes the old credential's connection.
+      target = Cluster.claim(source, endpointFromKubeconfig(Buffer.from(data, "base64").toString("utf8"), { source }));
     } catch (err) {
       throw new ReconcileFailure("ReconciliationFailed", (err as Error).message, true);
     }

@@ -41,9 +41,12 @@ export interface PlanePki {
 
 const VALIDITY_DAYS = 365;
 
+/** The subject of a plane's CA (the issuer name of every certificate it signs). */
+export const planeCaSubject = (plane: string): Subject => ({ commonName: `flotilla-${plane}-ca` });
+
 export function createPlanePki(dir: string, plane: string): PlanePki {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const caSubject = { commonName: `flotilla-${plane}-ca` };
+  const caSubject = planeCaSubject(plane);
   const caKeys = generateKeyPair();
   const ca = issueCertificate({ subject: caSubject, validityDays: VALIDITY_DAYS * 10, isCA: true }, caKeys);
   const issuer = { subject: caSubject, keys: caKeys };
