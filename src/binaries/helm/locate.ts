@@ -3,6 +3,7 @@
 // is checked on its first use in a process and remembered: helm v3 or v4, as kustomize requires.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { toolsDir } from "../tools-dir.js";
 import { HelmNotFoundError, HelmVersionError } from "./errors.js";
@@ -68,9 +69,9 @@ export function helmVersion(binary: string): string {
   const known = checked.get(binary);
   if (known) return known;
   if (!isAbsolute(binary)) throw new HelmNotFoundError(`helm binary must be an absolute path, got '${binary}'`);
-  // No helm home is needed for `version`: an empty environment is enough.
+  // `version` reads no configuration: a bare environment (HOME only so helm can name its defaults).
   const r = spawnSync(binary, ["version", "--short"], {
-    env: { PATH: process.env.PATH ?? "" },
+    env: { PATH: process.env.PATH ?? "", HOME: tmpdir() },
     encoding: "utf8",
     timeout: VERSION_TIMEOUT_MS,
   });

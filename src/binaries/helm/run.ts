@@ -74,7 +74,8 @@ function spawnHelm(binary: string, args: readonly string[], env: Record<string, 
     let stopped: "timeout" | "cancel" | undefined;
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    if (o.stdin !== undefined) child.stdin!.end(o.stdin);
+    // helm may exit without reading stdin; the broken pipe is not an error of ours.
+    if (o.stdin !== undefined) child.stdin!.on("error", () => {}).end(o.stdin);
     let killer: NodeJS.Timeout | undefined;
     const stop = (why: "timeout" | "cancel") => {
       if (stopped) return;
@@ -84,7 +85,8 @@ function spawnHelm(binary: string, args: readonly string[], env: Record<string, 
     };
     const timer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = () => stop("cancel");
-    o.signal?.addEventListener("abort", onAbort, { once: true });
+    if (o.signal?.aborted) stop("cancel");
+    else o.signal?.addEventListener("abort", onAbort, { once: true });
     child.once("error", (err) => {
       clearTimeout(timer);
       o.signal?.removeEventListener("abort", onAbort);
