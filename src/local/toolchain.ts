@@ -12,7 +12,6 @@ export interface Toolchain {
   kube: string;
   kwok: string;
   kwokStages: string;
-  helm: string;
   kustomize: string;
 }
 
@@ -27,7 +26,6 @@ export function locateToolchain(env: NodeJS.ProcessEnv = process.env): Toolchain
     kube: join(bin, "flotilla-kube"),
     kwok: join(bin, "kwok"),
     kwokStages: join(dir, "share", "kwok-stages.yaml"),
-    helm: join(bin, "helm"),
     kustomize: join(bin, "kustomize"),
   };
 }
