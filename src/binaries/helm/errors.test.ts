@@ -13,12 +13,14 @@ import {
 
 const fail = (stderr: string, args = ["pull"]) => helmErrorFrom(args, { stdout: "", stderr, code: 1 });
 
-// stderr lines as helm v3 prints them (captured from the pinned helm where a local run can produce them).
+// stderr lines as the pinned helm (v4.3.1) prints them, captured by running it: against a chart
+// repository served on loopback (answering 401, 403, or without the chart) and against the fleet's
+// management cluster (releases). The oauth line is helm's registry client's wording.
 describe("helm's stderr mapped to typed errors", () => {
   it.each([
-    ['Error: chart "nope" not found in http://127.0.0.1:39417 repository', HelmChartNotFoundError],
-    ['Error: chart "web" version "9.9.9" not found in http://127.0.0.1:39417 repository', HelmChartNotFoundError],
-    ['Error: path "/tmp/x/missing" not found', HelmChartNotFoundError],
+    ['Error: chart "nope" not found in http://127.0.0.1:18765 repository', HelmChartNotFoundError],
+    ['Error: chart "web" version "9.9.9" not found in http://127.0.0.1:18765 repository', HelmChartNotFoundError],
+    ['Error: path "/tmp/nope-missing" not found', HelmChartNotFoundError],
     ["Error: uninstall: Release not loaded: web: release: not found", HelmReleaseNotFoundError],
     ["Error: release: not found", HelmReleaseNotFoundError],
     ['Error: UPGRADE FAILED: "web" has no deployed releases', HelmReleaseNotFoundError],
@@ -28,7 +30,16 @@ describe("helm's stderr mapped to typed errors", () => {
     ],
     ["Error: INSTALLATION FAILED: context deadline exceeded", HelmTimeoutError],
     ["Error: UPGRADE FAILED: timed out waiting for the condition", HelmTimeoutError],
-    ["Error: failed to fetch http://127.0.0.1:39417/index.yaml : 401 Unauthorized", HelmAuthenticationError],
+    [
+      'Error: looks like "http://127.0.0.1:18766" is not a valid chart repository or cannot be reached: ' +
+        "failed to fetch http://127.0.0.1:18766/index.yaml : 401 Unauthorized",
+      HelmAuthenticationError,
+    ],
+    [
+      'Error: looks like "http://127.0.0.1:18767" is not a valid chart repository or cannot be reached: ' +
+        "failed to fetch http://127.0.0.1:18767/index.yaml : 403 Forbidden",
+      HelmAuthenticationError,
+    ],
     [
       "Error: failed to authorize: failed to fetch oauth token: unexpected status from GET request to https://r.example/token: 403 Forbidden",
       HelmAuthenticationError,
@@ -40,6 +51,7 @@ describe("helm's stderr mapped to typed errors", () => {
   });
 
   it("does not read 401 or 403 inside a port or an address as a refusal", () => {
+    // Connection refused on ports 401 and 4010, as helm prints it.
     for (const port of ["401", "4010", "403", "14030"]) {
       const err = fail(
         `Error: looks like "http://127.0.0.1:${port}/" is not a valid chart repository or cannot be reached: ` +
@@ -47,7 +59,10 @@ describe("helm's stderr mapped to typed errors", () => {
       );
       expect(err.constructor).toBe(HelmCommandError);
     }
-    expect(fail("Error: dial tcp 10.0.401.3:443: i/o error").constructor).toBe(HelmCommandError);
+    expect(fail("Error: dial tcp 10.0.401.3:443: i/o timeout").constructor).toBe(HelmCommandError);
+    expect(
+      fail("Error: failed to fetch http://127.0.0.1:18765/private/index.yaml : 404 File not found").constructor,
+    ).toBe(HelmCommandError);
   });
 
   it("keeps helm's last Error line as the message, after any warnings", () => {
