@@ -13,22 +13,26 @@ import {
 
 const fail = (stderr: string, args = ["pull"]) => helmErrorFrom(args, { stdout: "", stderr, code: 1 });
 
-// stderr lines as the pinned helm (v4.3.1) prints them, captured by running it: against a chart
-// repository served on loopback (answering 401, 403, or without the chart) and against the fleet's
-// management cluster (releases). The oauth line is helm's registry client's wording.
+// stderr as the pinned helm (v4.3.1) prints it, captured by running it: against a chart repository
+// served on loopback (answering 401, 403, or without the chart) and against the fleet's management
+// cluster (missing releases; an install --wait that times out while an upgrade finds it locked).
+// Not captured: "timed out waiting for the condition" (helm v3's wait) and the registry's oauth line.
 describe("helm's stderr mapped to typed errors", () => {
   it.each([
     ['Error: chart "nope" not found in http://127.0.0.1:18765 repository', HelmChartNotFoundError],
     ['Error: chart "web" version "9.9.9" not found in http://127.0.0.1:18765 repository', HelmChartNotFoundError],
     ['Error: path "/tmp/nope-missing" not found', HelmChartNotFoundError],
-    ["Error: uninstall: Release not loaded: web: release: not found", HelmReleaseNotFoundError],
+    ["Error: uninstall: Release not loaded: nope: release: not found", HelmReleaseNotFoundError],
     ["Error: release: not found", HelmReleaseNotFoundError],
-    ['Error: UPGRADE FAILED: "web" has no deployed releases', HelmReleaseNotFoundError],
+    ['Error: UPGRADE FAILED: "probe2" has no deployed releases', HelmReleaseNotFoundError],
     [
       "Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress",
       HelmOperationInProgressError,
     ],
-    ["Error: INSTALLATION FAILED: context deadline exceeded", HelmTimeoutError],
+    [
+      "Error: INSTALLATION FAILED: resource Deployment/helm-wrapper-probe/probe-web not ready. status: InProgress, message: Available: 0/1\ncontext deadline exceeded",
+      HelmTimeoutError,
+    ],
     ["Error: UPGRADE FAILED: timed out waiting for the condition", HelmTimeoutError],
     [
       'Error: looks like "http://127.0.0.1:18766" is not a valid chart repository or cannot be reached: ' +

@@ -72,13 +72,19 @@ const CHART_NOT_FOUND =
   /chart "[^"]*"(?: version "[^"]*")? not found|no chart (?:name|version) found|path "[^"]*" not found|no Chart\.yaml exists|failed to download "[^"]*"|not found in [^\s]+ repository/i;
 const TIMED_OUT = /timed out waiting for the condition|context deadline exceeded|\btimeout\b.*\bexceeded\b/i;
 
-/** helm's message: the last "Error: ..." line (helm prints warnings before it), else the last line. */
+/**
+ * helm's message: from its last "Error: ..." line to the end (helm prints warnings before it, and
+ * some errors span lines, e.g. a wait's "...not ready" then "context deadline exceeded"), else the
+ * last line.
+ */
 export function helmMessage(stderr: string, fallback: string): string {
   const lines = stderr
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean);
-  return lines.findLast((l) => l.startsWith("Error:")) ?? lines.at(-1) ?? fallback;
+  const start = lines.findLastIndex((l) => l.startsWith("Error:"));
+  if (start >= 0) return lines.slice(start).join("\n");
+  return lines.at(-1) ?? fallback;
 }
 
 /** The typed error for a helm run that exited non-zero. */
