@@ -117,14 +117,16 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       reconciler: new GitRepositoryReconciler(cluster, storage, events, { requeueDependencyMs: o.requeueDependencyMs }),
     });
     git.informer.addIndex(INCLUDE_INDEX, includeIndex);
+    const chartReconciler = new HelmChartReconciler(cluster, storage, events);
     const charts = new Controller({
       ...common,
       name: "helmchart",
       kind: kind(GROUPS.source, "HelmChart"),
       watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
-      reconciler: new HelmChartReconciler(cluster, storage, events),
+      reconciler: chartReconciler,
     });
     charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
+    chartReconciler.sources.useCache((k, name, ns) => charts.cachedWatched(GROUPS.source, k, name, ns));
     controllers = [
       git,
       new Controller({

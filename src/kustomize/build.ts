@@ -21,8 +21,10 @@ export interface BuildOptions {
   kustomization?: Kustomization;
   /** Render helmCharts with helm (kustomize's --enable-helm); off by default. */
   enableHelm?: boolean;
-  /** The helm binary (kustomize's --helm-command); "helm" from PATH by default. */
+  /** The helm binary (kustomize's --helm-command); flotilla's pinned helm, else PATH's, by default. */
   helmCommand?: string;
+  /** Environment variables helm gets besides its private homes (e.g. proxies for pulls); none by default. */
+  helmEnv?: Record<string, string>;
   /** Let helm pull charts that are not vendored under chartHome (network); off by default. */
   helmAllowPull?: boolean;
 }
@@ -42,7 +44,8 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
     generateMissing: options.generateKustomization,
     topKustomization: options.kustomization,
   };
-  if (options.enableHelm) ctx.helm = { command: options.helmCommand || "helm", allowPull: options.helmAllowPull };
+  if (options.enableHelm)
+    ctx.helm = { command: options.helmCommand || undefined, allowPull: options.helmAllowPull, env: options.helmEnv };
   const resmap = accumulate(new Loader(top), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);

@@ -1,9 +1,9 @@
 // Where the upstream tools built by tools/build.sh live, and building them on demand.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { toolsDir } from "../binaries/tools-dir.js";
 import { ToolchainError } from "./errors.js";
 
 export interface Toolchain {
@@ -12,16 +12,11 @@ export interface Toolchain {
   kube: string;
   kwok: string;
   kwokStages: string;
-  helm: string;
   kustomize: string;
 }
 
 /** Same layout from src/local (tests) and dist/local (built CLI): the repo root is two levels up. */
 const BUILD_SCRIPT = fileURLToPath(new URL("../../tools/build.sh", import.meta.url));
-
-export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools");
-}
 
 export function locateToolchain(env: NodeJS.ProcessEnv = process.env): Toolchain {
   const dir = toolsDir(env);
@@ -31,7 +26,6 @@ export function locateToolchain(env: NodeJS.ProcessEnv = process.env): Toolchain
     kube: join(bin, "flotilla-kube"),
     kwok: join(bin, "kwok"),
     kwokStages: join(dir, "share", "kwok-stages.yaml"),
-    helm: join(bin, "helm"),
     kustomize: join(bin, "kustomize"),
   };
 }

@@ -1,15 +1,18 @@
-// How Kustomization and HelmRelease controllers get sources: resolve a sourceRef to the source's
-// current artifact, download it from the artifact server, verify its digest, and unpack it —
-// cached by digest, so a hundred consumers of one revision download and unpack it once.
+// How controllers get sources (Kustomization, HelmChart; HelmRelease later): read the source object
+// a sourceRef names — from the consumer's informer cache when it has it, else from the API — and
+// its current artifact; for consumers of the files, download it from the artifact server, verify its
+// digest and unpack it (artifact/fetch.ts, artifact/extract.ts), cached by digest, so a hundred
+// consumers of one revision download and unpack it once.
 import { FlotillaError } from "../util/errors.js";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, normalize, sep } from "node:path";
+import { join } from "node:path";
 import type { KubeClient } from "../kube/client.js";
 import { NotFoundError } from "../kube/errors.js";
 import type { KubeObject } from "../kube/object.js";
+import { ArtifactDownloadError } from "./artifact/errors.js";
+import { extractTarball } from "./artifact/extract.js";
+import { fetchArtifact } from "./artifact/fetch.js";
 import type { Artifact } from "./artifact/storage.js";
-import { readTarball } from "./artifact/tarball.js";
 
 export interface SourceRef {
   kind: "GitRepository" | "HelmRepository" | "HelmChart" | "OCIRepository" | "Bucket";
@@ -26,10 +29,6 @@ export class SourceNotFoundError extends FlotillaError {
 export class ArtifactNotReadyError extends FlotillaError {
   override name = "ArtifactNotReadyError";
 }
-export class ArtifactVerificationError extends FlotillaError {
-  override name = "ArtifactVerificationError";
-}
-
 const PLURALS: Record<string, string> = {
   GitRepository: "gitrepositories",
   HelmRepository: "helmrepositories",
@@ -52,67 +51,58 @@ export class SourceFetcher {
 
   constructor(
     private readonly client: KubeClient,
-    private readonly cacheDir: string,
-  ) {
-    mkdirSync(cacheDir, { recursive: true });
-  }
+    /** Where fetch() unpacks artifacts; only needed by consumers of the files. */
+    private readonly cacheDir?: string,
+  ) {}
 
   /** Read sources from a cache (the consumer controller's source informers) instead of the API. */
   useCache(lookup: SourceLookup): void {
     this.lookup = lookup;
   }
 
-  async artifactOf(ref: SourceRef, defaultNamespace: string): Promise<Artifact> {
+  /** The source object; SourceNotFoundError when it does not exist. */
+  async source<T extends object = KubeObject>(ref: SourceRef, defaultNamespace: string): Promise<T> {
     const ns = ref.namespace ?? defaultNamespace;
-    const id = `${ref.kind}/${ns}/${ref.name}`;
     const plural = PLURALS[ref.kind];
     if (!plural) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
-    type Source = { status?: { artifact?: Artifact } };
-    let obj = this.lookup?.(ref.kind, ref.name, ns) as Source | undefined;
+    const cached = this.lookup?.(ref.kind, ref.name, ns);
+    if (cached) return cached as T;
     // Not in the cache (not watched, not synced, or really missing): ask the API.
-    if (!obj) {
-      try {
-        obj = await this.client.get<Source>(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
-      } catch (err) {
-        if (err instanceof NotFoundError) throw new SourceNotFoundError(`Source '${id}' not found`);
-        throw err;
-      }
+    try {
+      return await this.client.get<T>(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
+    } catch (err) {
+      if (err instanceof NotFoundError)
+        throw new SourceNotFoundError(`Source '${ref.kind}/${ns}/${ref.name}' not found`);
+      throw err;
     }
+  }
+
+  async artifactOf(ref: SourceRef, defaultNamespace: string): Promise<Artifact> {
+    const obj = await this.source<{ status?: { artifact?: Artifact } }>(ref, defaultNamespace);
+    const id = `${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`;
     if (!obj.status?.artifact?.url) throw new ArtifactNotReadyError(`Source artifact not found for '${id}'`);
     return obj.status.artifact;
   }
 
   /** The artifact unpacked into a directory named after its digest. */
   async fetch(ref: SourceRef, defaultNamespace: string): Promise<FetchedSource> {
+    if (!this.cacheDir) throw new Error("SourceFetcher.fetch needs a cache directory");
     const artifact = await this.artifactOf(ref, defaultNamespace);
     const dir = join(this.cacheDir, artifact.digest.replace(/[^a-z0-9]/gi, "-"));
     if (existsSync(dir)) return { artifact, dir };
-    const res = await fetch(artifact.url);
-    if (!res.ok)
-      throw new ArtifactNotReadyError(`failed to download artifact from ${artifact.url}: HTTP ${res.status}`);
-    const data = Buffer.from(await res.arrayBuffer());
-    const digest = `sha256:${createHash("sha256").update(data).digest("hex")}`;
-    if (digest !== artifact.digest)
-      throw new ArtifactVerificationError(
-        `computed digest doesn't match '${artifact.digest}' for ${artifact.url} (got ${digest})`,
-      );
+    const data = await fetchArtifact(artifact).catch((err: unknown) => {
+      // Not served (yet): the source controller is restarting or the artifact moved.
+      throw err instanceof ArtifactDownloadError ? new ArtifactNotReadyError(err.message) : err;
+    });
     const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-    if (artifact.path.endsWith(".tar.gz")) {
-      for (const entry of readTarball(data)) {
-        const target = normalize(join(tmp, entry.path));
-        if (!target.startsWith(tmp + sep))
-          throw new ArtifactVerificationError(`artifact entry ${entry.path} escapes its directory`);
-        if (entry.type === "directory") mkdirSync(target, { recursive: true });
-        else {
-          mkdirSync(dirname(target), { recursive: true });
-          writeFileSync(target, entry.content, { mode: entry.mode & 0o755 });
-        }
-      }
-    } else {
-      mkdirSync(tmp, { recursive: true });
-      writeFileSync(join(tmp, artifact.path.split("/").pop()!), data);
-    }
     mkdirSync(tmp, { recursive: true });
+    try {
+      if (artifact.path.endsWith(".tar.gz")) extractTarball(data, tmp);
+      else writeFileSync(join(tmp, artifact.path.split("/").pop()!), data);
+    } catch (err) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw err;
+    }
     try {
       renameSync(tmp, dir);
     } catch {

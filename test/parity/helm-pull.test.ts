@@ -8,9 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildKustomization } from "../../src/kustomize/index.js";
+import { locateHelm } from "../../src/binaries/helm/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
 
-const { kustomize, helm } = locateToolchain();
+const { kustomize } = locateToolchain();
+const helm = locateHelm();
 const CHART = "test/fixtures/kustomize/helm-local-chart-values-inline/charts/web";
 
 let work: string;

@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { locateHelm } from "../../src/binaries/helm/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
 import { runCli } from "../support/cli.js";
 
@@ -29,7 +30,8 @@ describe("flotilla kustomize build", () => {
 
   it("renders helmCharts with --enable-helm, with the pinned helm unless --helm-command names another", async () => {
     const dir = "test/fixtures/kustomize/helm-local-chart-values-inline";
-    const { kustomize, helm } = locateToolchain();
+    const { kustomize } = locateToolchain();
+    const helm = locateHelm();
     const real = spawnSync(kustomize, ["build", "--enable-helm", "--helm-command", helm, dir], { encoding: "utf8" });
     const ours = await runCli(["kustomize", "build", "--enable-helm", dir]);
     expect(ours.code).toBe(0);

@@ -6,11 +6,13 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { kustomizeArgs, listCases } from "../../scripts/parity-cases.mjs";
 import { buildKustomization } from "../../src/kustomize/index.js";
+import { locateHelm } from "../../src/binaries/helm/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
 
 const KNOWN_DIFFERENCES: Record<string, string> = {};
 
-const { kustomize, helm } = locateToolchain();
+const { kustomize } = locateToolchain();
+const helm = locateHelm();
 const cases = listCases();
 
 async function ours(

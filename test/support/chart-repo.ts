@@ -10,15 +10,17 @@
 //   await repo.removeChart("podinfo", "6.5.0"); repo.resetCounters(); await repo.close();
 //
 // helm is $FLOTILLA_TOOLS_DIR/bin/helm (default ~/.cache/flotilla/tools/bin/helm, built by
-// `npm run tools`), run with isolated HELM_CACHE_HOME / HELM_CONFIG_HOME / HELM_DATA_HOME.
+// `npm run tools`), run through flotilla's helm wrapper (src/binaries/helm) with HELM_CACHE_HOME /
+// HELM_CONFIG_HOME / HELM_DATA_HOME under a directory of the test's (so several runs can share them).
 // `helmEnv(dir)` and `helmBinary()` are exported so tests can run helm (e.g. `helm pull`) the same way.
-import { spawn } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
+import { runHelm as runHelmBinary } from "../../src/binaries/helm/index.js";
+import { toolsDir } from "../../src/binaries/tools-dir.js";
 
 export interface ChartRepoOptions {
   auth?: { username: string; password: string };
@@ -59,10 +61,6 @@ export interface ChartRepo {
   close(): Promise<void>;
 }
 
-export function toolsDir(): string {
-  return process.env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools");
-}
-
 export function helmBinary(): string {
   const helm = join(toolsDir(), "bin", "helm");
   if (!existsSync(helm))
@@ -87,20 +85,10 @@ export function helmEnv(dir: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs helm with an argument array (no shell); throws with helm's output on failure. */
-export function runHelm(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
-  const helm = helmBinary();
-  return new Promise((ok, fail) => {
-    const child = spawn(helm, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.once("error", fail);
-    child.once("close", (code) =>
-      code === 0 ? ok(stdout) : fail(new Error(`helm ${args.join(" ")} failed (${code}): ${stderr.trim() || stdout}`)),
-    );
-  });
+/** Runs the pinned helm through flotilla's wrapper with `env`'s homes; throws its typed error on failure. */
+export async function runHelm(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
+  const vars = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  return (await runHelmBinary(args, { binary: helmBinary(), env: vars, cwd })).stdout;
 }
 
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;

@@ -67,6 +67,7 @@ export async function startSourceControllers(
   git.informer.addIndex(INCLUDE_INDEX, includeIndex);
   const controllers = [git];
   if (opts.helm) {
+    const chartReconciler = new HelmChartReconciler(cluster, storage, events);
     const charts = new Controller({
       name: "helmchart",
       kind: kind("HelmChart"),
@@ -74,9 +75,10 @@ export async function startSourceControllers(
       log,
       namespace: ns,
       watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
-      reconciler: new HelmChartReconciler(cluster, storage, events),
+      reconciler: chartReconciler,
     });
     charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
+    chartReconciler.sources.useCache((k, name, namespace) => charts.cachedWatched(SOURCE_GROUP, k, name, namespace));
     const repositories = new Controller({
       name: "helmrepository",
       kind: kind("HelmRepository"),

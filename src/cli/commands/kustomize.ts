@@ -1,8 +1,8 @@
 // `flotilla kustomize build DIR`: what `kustomize build DIR` prints, built in-process.
 import { existsSync } from "node:fs";
 import { Command } from "commander";
+import { proxyEnv } from "../../binaries/helm/index.js";
 import { buildKustomization } from "../../kustomize/index.js";
-import { locateToolchain } from "../../local/toolchain.js";
 import { UsageError } from "../errors.js";
 
 interface BuildFlags {
@@ -10,12 +10,6 @@ interface BuildFlags {
   enableHelm: boolean;
   helmCommand?: string;
   helmAllowPull: boolean;
-}
-
-/** kustomize runs `helm` from PATH; we prefer the helm flotilla's toolchain pins, when it is built. */
-function defaultHelm(): string {
-  const pinned = locateToolchain().helm;
-  return existsSync(pinned) ? pinned : "helm";
 }
 
 export function kustomizeCommand(): Command {
@@ -37,8 +31,11 @@ export function kustomizeCommand(): Command {
         await buildKustomization(dir, {
           generateKustomization: opts.generateKustomization,
           enableHelm: opts.enableHelm,
-          helmCommand: opts.enableHelm ? (opts.helmCommand ?? defaultHelm()) : undefined,
+          // Unset, binaries/helm picks flotilla's pinned helm when built, else PATH's (kustomize's default).
+          helmCommand: opts.helmCommand,
           helmAllowPull: opts.helmAllowPull,
+          // kustomize hands helm the whole environment; we pass only the proxies a pull may need.
+          helmEnv: proxyEnv(),
         }),
       );
     });

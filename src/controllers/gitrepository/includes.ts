@@ -1,17 +1,19 @@
 // spec.include: other GitRepositories' artifacts copied into this one (from `fromPath`, to `toPath`,
 // which defaults to the included repository's name). The included artifacts are looked up before the
 // checkout — a missing one is IncludeUnavailable, and we wait for it instead of backing off — and read
-// from our own storage, digest-checked. An included repository's new artifact re-queues its includers
+// from our own storage (or another replica's artifact server), digest-checked. An included repository's new artifact re-queues its includers
 // at once (the watch below), except along an include cycle, which stays interval-driven.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, normalize, sep } from "node:path";
+import { join, normalize, sep } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { KubeObject } from "../../kube/object.js";
 import type { Watch } from "../../runtime/controller.js";
+import { ArtifactError } from "../../sources/artifact/errors.js";
+import { extractTarball } from "../../sources/artifact/extract.js";
+import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Artifact, Storage } from "../../sources/artifact/storage.js";
-import { readTarball } from "../../sources/artifact/tarball.js";
+import type { TarEntry } from "../../sources/artifact/tarball.js";
 import { SourceFailure } from "./failure.js";
 
 export type Include = NonNullable<GitRepository["spec"]["include"]>[number];
@@ -52,8 +54,13 @@ const clean = (p: string | undefined) => (p ?? "").replace(/^(\.\/|\/)+/, "").re
 export const toPathOf = (incl: Include) => clean(incl.toPath) || incl.repository.name;
 
 /** Writes each included artifact's files under `fromPath` into `dir/<toPath>`. */
-export function copyIncludes(storage: Storage, includes: Include[], artifacts: Artifact[], dir: string): void {
-  includes.forEach((incl, i) => {
+export async function copyIncludes(
+  storage: Storage,
+  includes: Include[],
+  artifacts: Artifact[],
+  dir: string,
+): Promise<void> {
+  for (const [i, incl] of includes.entries()) {
     const name = incl.repository.name;
     const to = normalize(join(dir, toPathOf(incl)));
     if (to !== dir && !to.startsWith(dir + sep))
@@ -68,23 +75,22 @@ export function copyIncludes(storage: Storage, includes: Include[], artifacts: A
         `failed to copy '${name}' include from ${incl.fromPath ?? ""} to ${toPathOf(incl)}: ${why}`,
         "StorageOperationFailed",
       );
-    const artifact = artifacts[i]!;
-    const data = storage.read(artifact);
-    if (!data) throw fail(`artifact ${artifact.path} is not in storage or does not match its digest`);
     const from = clean(incl.fromPath);
-    let copied = 0;
-    for (const entry of readTarball(data)) {
-      if (entry.type !== "file") continue;
-      if (from && entry.path !== from && !entry.path.startsWith(`${from}/`)) continue;
-      const rel = from ? entry.path.slice(from.length).replace(/^\//, "") : entry.path;
-      const target = normalize(join(to, rel || entry.path.split("/").pop()!));
-      if (!target.startsWith(to + sep)) throw fail(`entry ${entry.path} escapes ${toPathOf(incl)}`);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, entry.content, { mode: entry.mode & 0o755 });
-      copied++;
+    // Files only (directories come with them), re-rooted at fromPath; a file named by fromPath keeps its name.
+    const place = (e: TarEntry) => {
+      if (e.type !== "file" || (from && e.path !== from && !e.path.startsWith(`${from}/`))) return undefined;
+      const rel = from ? e.path.slice(from.length).replace(/^\//, "") : e.path;
+      return rel || e.path.split("/").pop()!;
+    };
+    let copied;
+    try {
+      copied = extractTarball(await fetchArtifact(artifacts[i]!, { storage }), to, place).length;
+    } catch (err) {
+      if (err instanceof ArtifactError) throw fail(err.message);
+      throw err;
     }
     if (from && copied === 0) throw fail(`'${from}' does not exist in the artifact of '${name}'`);
-  });
+  }
 }
 
 /** True when the includes in spec or their artifacts differ from what the stored artifact was built with. */

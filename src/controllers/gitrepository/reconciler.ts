@@ -171,7 +171,7 @@ export class GitRepositoryReconciler implements Reconciler {
       }
       const verified = await verifyCheckout(this.cluster.client, obj, remote, checkoutDir, resolved, commit);
       const revision = resolved.revision.replace(/sha1:[0-9a-f]+$/, `sha1:${commit}`);
-      copyIncludes(this.storage, obj.spec.include ?? [], includes, checkoutDir);
+      await copyIncludes(this.storage, obj.spec.include ?? [], includes, checkoutDir);
       const tarball = createTarball(checkoutDir, listArtifactFiles(checkoutDir, obj.spec.ignore));
       const relPath = `${this.storage.objectDir("GitRepository", obj.metadata.namespace!, obj.metadata.name)}/${commit}.tar.gz`;
       return { artifact: this.storage.store(relPath, tarball, revision), includes, subject, verified };

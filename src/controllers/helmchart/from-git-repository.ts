@@ -3,47 +3,39 @@
 // commit's first 12 hex digits with reconcileStrategy Revision, and the object's generation when
 // valuesFiles (relative to the artifact's root) are merged into values.yaml. An artifact with the
 // same name and version is kept unless the spec changed (Flux's cached build).
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, normalize, sep } from "node:path";
-import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { rmSync, statSync } from "node:fs";
+import { join, normalize, sep } from "node:path";
+import type { GitRepository } from "../../api/source/git-repository.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
-import { type Artifact, digestOf, type Storage } from "../../sources/artifact/storage.js";
-import { readTarball } from "../../sources/artifact/tarball.js";
+import { ArtifactError, UnsafeArchiveError } from "../../sources/artifact/errors.js";
+import { extractTarball } from "../../sources/artifact/extract.js";
+import { fetchArtifact } from "../../sources/artifact/fetch.js";
+import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import { type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
 import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
-import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { buildFailure, type ChartBuild, ChartFailure } from "./build.js";
+import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
-async function sourceBytes(storage: Storage, artifact: Artifact): Promise<Buffer> {
-  const local = storage.read(artifact);
-  if (local) return local;
-  const res = await fetch(artifact.url); // another replica's storage
-  if (!res.ok) throw new ChartFailure("ReadOperationFailed", `failed to download artifact: HTTP ${res.status}`);
-  const data = Buffer.from(await res.arrayBuffer());
-  if (digestOf(data) !== artifact.digest)
-    throw new ChartFailure("ReadOperationFailed", `artifact ${artifact.path} does not match its digest`);
-  return data;
-}
-
-function unpack(data: Buffer, dir: string): void {
-  for (const e of readTarball(data)) {
-    const target = normalize(join(dir, e.path));
-    if (!target.startsWith(dir + sep)) throw new ChartFailure("Failed", `artifact untar error: ${e.path} escapes`);
-    if (e.type === "directory") mkdirSync(target, { recursive: true });
-    else {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, e.content, { mode: e.mode & 0o755 });
-    }
+/** The Git artifact unpacked into `root` (a private copy: the chart is packaged in place). */
+async function unpackSource(storage: Storage, source: Artifact, root: string): Promise<void> {
+  try {
+    extractTarball(await fetchArtifact(source, { storage }), root);
+  } catch (err) {
+    if (err instanceof UnsafeArchiveError) throw new ChartFailure("Failed", `artifact untar error: ${err.message}`);
+    if (err instanceof ArtifactError) throw new ChartFailure("ReadOperationFailed", err.message);
+    throw err;
   }
 }
 
 export async function buildFromGitRepository(
   cluster: Cluster,
   storage: Storage,
+  sources: SourceFetcher,
   chart: HelmChart,
   previous: Artifact | undefined,
 ): Promise<ChartBuild> {
@@ -51,9 +43,9 @@ export async function buildFromGitRepository(
   const name = chart.spec.sourceRef.name;
   let repo: GitRepository;
   try {
-    repo = await cluster.client.get<GitRepository>(`/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/gitrepositories/${name}`);
+    repo = await sources.source<GitRepository>({ kind: "GitRepository", name }, ns);
   } catch (err) {
-    if (err instanceof NotFoundError)
+    if (err instanceof SourceNotFoundError)
       throw new ChartFailure("SourceUnavailable", `failed to get source: GitRepository '${name}' not found`);
     throw err;
   }
@@ -62,8 +54,7 @@ export async function buildFromGitRepository(
   const work = makeWorkDir("chart-");
   try {
     const root = join(work, "source");
-    mkdirSync(root);
-    unpack(await sourceBytes(storage, source), root);
+    await unpackSource(storage, source, root);
     const chartDir = normalize(join(root, chart.spec.chart));
     let meta;
     try {

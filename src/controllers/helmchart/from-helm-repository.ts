@@ -3,20 +3,21 @@
 // `<chart>-<version>.tgz`. With valuesFiles (relative to the chart) the chart is re-packaged with
 // the merged values and `+<generation>` build metadata, as Flux does, so consumers see the change.
 import { createHash } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, normalize, sep } from "node:path";
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
+import { extractTarball } from "../../sources/artifact/extract.js";
+import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Artifact, Storage } from "../../sources/artifact/storage.js";
-import { readTarball } from "../../sources/artifact/tarball.js";
+import { type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
 import { download, type HelmIndex, normalizeRepoUrl, selectChartVersion } from "../../sources/helm/index.js";
 import { packageChart } from "../../sources/helm/package.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
-import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { buildFailure, type ChartBuild, ChartFailure } from "./build.js";
+import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { repositoryTls } from "../../sources/helm/tls.js";
 
@@ -24,34 +25,29 @@ const MAX_CHART_BYTES = 10 * 1024 * 1024;
 
 /** Unpacks a chart .tgz into `dir`; returns the chart's root (its single top directory). */
 function unpackChart(data: Buffer, dir: string): string {
-  let top = "";
-  for (const e of readTarball(data)) {
-    const target = normalize(join(dir, e.path));
-    if (!target.startsWith(dir + sep)) throw new Error(`chart entry ${e.path} escapes the chart`);
-    top ||= e.path.split("/")[0]!;
-    if (e.type === "directory") mkdirSync(target, { recursive: true });
-    else {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, e.content);
-    }
-  }
-  return join(dir, top);
+  const [first] = extractTarball(data, dir);
+  return join(dir, first?.path.split("/")[0] ?? "");
+}
+
+/** The repository's index, from its artifact (digest-checked); a failure is a ChartPullError. */
+async function readIndex(storage: Storage, artifact: Artifact): Promise<HelmIndex> {
+  const data = await fetchArtifact(artifact, { storage, signal: AbortSignal.timeout(60_000) });
+  return JSON.parse(data.toString("utf8")) as HelmIndex;
 }
 
 export async function buildFromHelmRepository(
   cluster: Cluster,
   storage: Storage,
+  sources: SourceFetcher,
   chart: HelmChart,
   previous: Artifact | undefined,
 ): Promise<ChartBuild> {
   const ns = chart.metadata.namespace!;
   let repo: HelmRepository;
   try {
-    repo = await cluster.client.get<HelmRepository>(
-      `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/helmrepositories/${chart.spec.sourceRef.name}`,
-    );
+    repo = await sources.source<HelmRepository>({ kind: "HelmRepository", name: chart.spec.sourceRef.name }, ns);
   } catch (err) {
-    if (err instanceof NotFoundError)
+    if (err instanceof SourceNotFoundError)
       throw new ChartFailure(
         "SourceUnavailable",
         `failed to get source: HelmRepository '${chart.spec.sourceRef.name}' not found`,
@@ -63,9 +59,7 @@ export async function buildFromHelmRepository(
       "NoSourceArtifact",
       `no artifact available for HelmRepository source '${repo.metadata.name}'`,
     );
-  const index = JSON.parse(
-    (await download(repo.status.artifact.url, undefined, 60_000, 50 * 1024 * 1024)).toString("utf8"),
-  ) as HelmIndex;
+  const index = await readIndex(storage, repo.status.artifact);
   let entry;
   try {
     entry = selectChartVersion(index, chart.spec.chart, chart.spec.version ?? "*");

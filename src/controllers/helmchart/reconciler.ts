@@ -14,6 +14,7 @@ import {
 } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
+import { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { SourceObjects } from "../source-objects.js";
 import { failed, succeeded } from "../source-status.js";
@@ -23,6 +24,8 @@ import { buildFromHelmRepository } from "./from-helm-repository.js";
 
 export class HelmChartReconciler implements Reconciler {
   private readonly objects: SourceObjects<HelmChart>;
+  /** Source objects, read from the controller's informers once the manager hooks them up (useCache). */
+  readonly sources: SourceFetcher;
 
   constructor(
     private readonly cluster: Cluster,
@@ -30,6 +33,7 @@ export class HelmChartReconciler implements Reconciler {
     private readonly events: EventRecorder,
   ) {
     this.objects = new SourceObjects(cluster, storage);
+    this.sources = new SourceFetcher(cluster.client);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -50,8 +54,8 @@ export class HelmChartReconciler implements Reconciler {
         throw new ChartFailure("UnsupportedSourceKind", `source kind '${kind}' is not supported yet`);
       const build =
         kind === "HelmRepository"
-          ? await buildFromHelmRepository(this.cluster, this.storage, chart, previous)
-          : await buildFromGitRepository(this.cluster, this.storage, chart, previous);
+          ? await buildFromHelmRepository(this.cluster, this.storage, this.sources, chart, previous)
+          : await buildFromGitRepository(this.cluster, this.storage, this.sources, chart, previous);
       const message = buildSummary(build);
       await this.objects.patchStatus(chart, path, {
         ...base,

@@ -1,12 +1,13 @@
 // kustomize's helmCharts generator with --enable-helm: render each chart with the real `helm
-// template` (an argument array, never a shell) and add what it prints as resources, marked as
-// helm-generated so the namespace transformer leaves them to helm. Off unless the build enables it;
+// template` (through binaries/helm: an argument array, a private home, the version checked once per
+// process) and add what it prints as resources, marked as helm-generated so the namespace
+// transformer leaves them to helm. Off unless the build enables it;
 // a chart that is not vendored under chartHome is pulled only when pulls are enabled too.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, realpathSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { type ResMap, resourcesFromDocuments } from "../accumulate.js";
+import { HelmError, runHelmSync } from "../../binaries/helm/index.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 import { KustomizeError, LoadRestrictionError } from "../errors.js";
 import type { Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
@@ -16,36 +17,33 @@ import { checkChart, checkGlobals, type HelmChart, pullArgs, templateArgs } from
 import { writeValuesFile } from "./values.js";
 
 export interface HelmOptions {
-  /** The helm binary (kustomize's --helm-command). */
-  command: string;
+  /** The helm binary (kustomize's --helm-command); flotilla's pinned helm, else PATH's, by default. */
+  command?: string;
   /** Allow `helm pull` of charts that are not vendored (network access). */
   allowPull?: boolean;
+  /** Extra environment for helm (e.g. proxies for pulls); helm sees nothing else of ours. */
+  env?: Record<string, string>;
 }
 
 const HELM_GENERATED = "internal.config.kubernetes.io/helm-generated";
 
-function runHelm(helm: HelmOptions, args: string[], configHome: string, where: string): string {
-  const env = {
-    ...process.env,
-    HELM_CONFIG_HOME: configHome,
-    HELM_CACHE_HOME: `${configHome}/.cache`,
-    HELM_DATA_HOME: `${configHome}/.data`,
-  };
-  const r = spawnSync(helm.command, args, { env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, shell: false });
-  if (r.error) throw new KustomizeError(`${where}: cannot run ${helm.command}: ${r.error.message}`);
-  if (r.status !== 0) {
-    const why = r.stderr.trim() || `exit status ${r.status ?? r.signal}`;
-    throw new KustomizeError(`${where}: helm ${args.join(" ")} failed: ${why}`);
-  }
-  return r.stdout;
-}
+/** kustomize's layout when helmGlobals.configHome is set: the user's config, with cache and data inside. */
+const configHomeEnv = (configHome: string) => ({
+  HELM_CONFIG_HOME: configHome,
+  HELM_CACHE_HOME: `${configHome}/.cache`,
+  HELM_DATA_HOME: `${configHome}/.data`,
+});
 
-function checkHelmVersion(helm: HelmOptions, configHome: string, where: string): void {
-  const out = runHelm(helm, ["version", "--short"], configHome, where);
-  const v = /v?\d+(\.\d+)+/.exec(out)?.[0];
-  if (!v) throw new KustomizeError(`${where}: cannot find a version in the output of helm version: ${out.trim()}`);
-  const major = v.replace(/^v/, "").split(".")[0];
-  if (major !== "3" && major !== "4") throw new KustomizeError(`${where}: helm v3 or v4 is needed, found ${v}`);
+function runHelm(helm: HelmOptions, args: string[], configHome: string | undefined, where: string): string {
+  try {
+    const env = { ...helm.env, ...(configHome ? configHomeEnv(configHome) : {}) };
+    return runHelmSync(args, { binary: helm.command, env }).stdout;
+  } catch (err) {
+    if (!(err instanceof HelmError)) throw err;
+    if (!err.result) throw new KustomizeError(`${where}: ${err.message}`, { cause: err });
+    const why = err.stderr.trim() || err.message;
+    throw new KustomizeError(`${where}: helm ${args.join(" ")} failed: ${why}`, { cause: err });
+  }
 }
 
 /** kustomize keeps charts pulled from a versioned repo apart: chartHome/name-version/name. */
@@ -71,10 +69,8 @@ function inflate(
 ): JsonObject[] {
   // Checked before helm runs, as kustomize does: the additional values files must load.
   const extraValues = (c.additionalValuesFiles ?? []).map((f) => loader.resolve(f, "additionalValuesFiles", where));
-  const tmp = mkdtempSync(join(tmpdir(), "kustomize-helm-"));
+  const tmp = makeWorkDir("kustomize-helm-");
   try {
-    const config = configHome ?? join(tmp, "helm");
-    checkHelmVersion(helm, config, where);
     const untarDir = chartHomeOf(c, loader.root, home);
     const chartDir = join(untarDir, c.name!);
     if (!existsSync(chartDir) || !statSync(chartDir).isDirectory()) {
@@ -84,7 +80,7 @@ function inflate(
           `${where}: chart "${c.name}" is not in ${untarDir} and pulling it from ${c.repo} is disabled; ` +
             `vendor the chart there, or allow pulls (flotilla kustomize build --helm-allow-pull)`,
         );
-      runHelm(helm, pullArgs(c, untarDir), config, where);
+      runHelm(helm, pullArgs(c, untarDir), configHome, where);
     }
     checkUnderRoot(chartDir, loader.root, where);
     const valuesPath = c.valuesFile
@@ -93,7 +89,7 @@ function inflate(
         ? loader.resolve(join(chartDir, "values.yaml"), "valuesFile", where)
         : undefined;
     const values = writeValuesFile(c, valuesPath, loader, tmp, where);
-    const out = runHelm(helm, templateArgs(c, chartDir, values, extraValues), config, where);
+    const out = runHelm(helm, templateArgs(c, chartDir, values, extraValues), configHome, where);
     const display = `${where} (helm template of chart ${c.name})`;
     return resourcesFromDocuments(parseYamlDocuments(out, display), display).map((r) => r.obj);
   } finally {

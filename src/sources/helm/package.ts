@@ -1,12 +1,11 @@
 // Packaging a chart directory with the real helm (`helm package`), optionally with another version
 // (Flux's build metadata) and a replaced values.yaml (merged values files). The directory is copied
-// first, so the source is never modified; helm runs with private, empty config and cache homes.
+// first, so the source is never modified; helm runs in one private home (binaries/helm) per chart.
 import { FlotillaError } from "../../util/errors.js";
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { type HelmHome, runHelm, withHelmHome } from "../../binaries/helm/index.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import {
   checkLocalDependencies,
@@ -25,12 +24,6 @@ export interface ChartMetadata {
   version: string;
 }
 
-/** helm from the toolchain tools/build.sh makes (or $FLOTILLA_TOOLS_DIR), else from PATH (a container). */
-export function helmBinary(env: NodeJS.ProcessEnv = process.env): string {
-  const built = join(env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools"), "bin", "helm");
-  return existsSync(built) ? built : "helm";
-}
-
 /** Name and version from Chart.yaml; throws when the directory is not a chart. */
 export function readChartMetadata(dir: string): ChartMetadata {
   const file = join(dir, "Chart.yaml");
@@ -39,29 +32,6 @@ export function readChartMetadata(dir: string): ChartMetadata {
   if (!meta?.name) throw new ChartPackageError("validation: chart.metadata.name is required");
   if (!meta.version) throw new ChartPackageError("validation: chart.metadata.version is required");
   return { name: String(meta.name), version: String(meta.version) };
-}
-
-function run(args: string[], home: string, stdin?: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      HELM_CACHE_HOME: join(home, "cache"),
-      HELM_CONFIG_HOME: join(home, "config"),
-      HELM_DATA_HOME: join(home, "data"),
-    };
-    const child = spawn(helmBinary(), args, {
-      env,
-      stdio: [stdin === undefined ? "ignore" : "pipe", "ignore", "pipe"],
-    });
-    if (stdin !== undefined) child.stdin!.end(stdin);
-    let stderr = "";
-    child.stderr!.on("data", (d: Buffer) => (stderr += d));
-    child.once("error", (err) => reject(new ChartPackageError(`helm: ${err.message}`)));
-    child.once("close", (code) =>
-      code === 0 ? resolve() : reject(new ChartPackageError(stderr.trim().split("\n").pop() ?? `helm exited ${code}`)),
-    );
-  });
 }
 
 export interface PackageOptions {
@@ -75,15 +45,18 @@ export interface PackageOptions {
   dependencies?: { sourceRoot: string; credentials: RepositoryCredentials[] };
 }
 
-async function updateDependencies(chartDir: string, home: string, opts: PackageOptions["dependencies"]) {
+async function updateDependencies(chartDir: string, home: HelmHome, opts: PackageOptions["dependencies"]) {
   const deps = readDependencies(chartDir);
   const missing = missingDependencies(chartDir, deps);
   if (!missing.length || !opts) return;
   checkLocalDependencies(chartDir, opts.sourceRoot, missing);
   // Registered repositories carry their credentials; helm matches dependencies to them by URL.
   for (const [i, c] of opts.credentials.entries())
-    await run(["repo", "add", `dep-${i}`, c.url, "--username", c.username, "--password-stdin"], home, c.password);
-  await run(["dependency", "update", chartDir], home).catch((err: Error) => {
+    await runHelm(["repo", "add", `dep-${i}`, c.url, "--username", c.username, "--password-stdin"], {
+      home,
+      stdin: c.password,
+    });
+  await runHelm(["dependency", "update", chartDir], { home }).catch((err: Error) => {
     throw new ChartDependencyError(`failed to build dependencies: ${err.message}`);
   });
 }
@@ -92,20 +65,21 @@ async function updateDependencies(chartDir: string, home: string, opts: PackageO
 export async function packageChart(chartDir: string, opts: PackageOptions): Promise<Buffer> {
   const work = makeWorkDir("helm-package-");
   try {
-    const home = join(work, "home");
-    let dir = chartDir;
-    if (opts.dependencies) await updateDependencies(chartDir, home, opts.dependencies);
-    else {
-      dir = join(work, "chart");
-      cpSync(chartDir, dir, { recursive: true, dereference: false });
-    }
-    if (opts.valuesYaml !== undefined) writeFileSync(join(dir, "values.yaml"), opts.valuesYaml);
-    const out = join(work, "out");
-    mkdirSync(out);
-    await run(["package", dir, "-d", out, ...(opts.version ? ["--version", opts.version] : [])], home);
-    const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"));
-    if (!tgz) throw new ChartPackageError("helm package wrote no chart");
-    return readFileSync(join(out, tgz));
+    return await withHelmHome(async (home) => {
+      let dir = chartDir;
+      if (opts.dependencies) await updateDependencies(chartDir, home, opts.dependencies);
+      else {
+        dir = join(work, "chart");
+        cpSync(chartDir, dir, { recursive: true, dereference: false });
+      }
+      if (opts.valuesYaml !== undefined) writeFileSync(join(dir, "values.yaml"), opts.valuesYaml);
+      const out = join(work, "out");
+      mkdirSync(out);
+      await runHelm(["package", dir, "-d", out, ...(opts.version ? ["--version", opts.version] : [])], { home });
+      const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"));
+      if (!tgz) throw new ChartPackageError("helm package wrote no chart");
+      return readFileSync(join(out, tgz));
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

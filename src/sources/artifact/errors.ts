@@ -1,0 +1,18 @@
+// Errors of reading an artifact: it could not be downloaded, its bytes do not match its digest, or
+// its archive holds an entry that would land outside the directory it is unpacked into.
+import { FlotillaError } from "../../util/errors.js";
+
+export class ArtifactError extends FlotillaError {
+  override name = "ArtifactError";
+}
+/** The artifact server answered with an error status, or could not be reached. */
+export class ArtifactDownloadError extends ArtifactError {
+  override name = "ArtifactDownloadError";
+}
+export class ArtifactVerificationError extends ArtifactError {
+  override name = "ArtifactVerificationError";
+}
+/** An absolute path or a `..` in an archive entry. */
+export class UnsafeArchiveError extends ArtifactError {
+  override name = "UnsafeArchiveError";
+}
