@@ -39,11 +39,13 @@ describe("kustomize errors that help", () => {
     );
   });
 
-  it("refuses remote bases unless enabled", async () => {
+  it("refuses remote bases, saying to vendor them", async () => {
     const { mkdtempSync, writeFileSync } = await import("node:fs");
     const dir = mkdtempSync("/tmp/flotilla-remote-");
     writeFileSync(`${dir}/kustomization.yaml`, "resources:\n- https://github.com/example/repo//deploy?ref=v1\n");
-    expect(await failure(dir)).toContain("is a remote base, and remote bases are disabled");
+    expect(await failure(dir)).toContain(
+      "is a remote base, and flotilla never fetches remote bases: vendor it into the repository",
+    );
   });
 
   it("refuses unknown and unsupported fields by name", async () => {
