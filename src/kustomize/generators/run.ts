@@ -1,7 +1,7 @@
 // configMapGenerator and secretGenerator: build the objects, then create them, or merge into or
 // replace a generated object of the same name from a base (behavior). The hash suffix is added at
 // the end of the whole build, over the final content (see build.ts).
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { GeneratorArgs, GeneratorOptions, Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { type ResMap, resourcesFromDocuments } from "../accumulate.js";
+import { type ResMap, resourcesFromDocuments } from "../res-map.js";
 import { KustomizeError, LoadRestrictionError } from "../errors.js";
 import type { Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";

@@ -1,5 +1,5 @@
 // images: rewrite container images by name — newName, newTag, digest (digest wins over tag).
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import type { Image } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
 

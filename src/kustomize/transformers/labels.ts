@@ -1,6 +1,6 @@
 // commonLabels, labels and commonAnnotations: metadata plus, where kustomize does it, selectors and
 // pod templates. commonLabels = a labels entry with includeSelectors.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import type { Label } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
