@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maxSatisfying } from "./semver.js";
+import { maxSatisfying, withMetadata } from "./semver.js";
 
 const versions = [
   "0.9.0",
@@ -42,5 +42,12 @@ describe("semver constraints (Masterminds v3 semantics)", () => {
     expect(maxSatisfying(["1.0.0-alpha", "1.0.0-beta"], ">=0.1.0")).toBeUndefined();
     expect(maxSatisfying(["1.0.0-alpha", "1.0.0-beta"], ">=1.0.0-alpha")).toBe("1.0.0-beta");
     expect(maxSatisfying(["1.0.0-alpha.2", "1.0.0-alpha.10"], ">=1.0.0-0")).toBe("1.0.0-alpha.10");
+  });
+});
+
+describe("build metadata", () => {
+  it("replace a chart version's build metadata as Masterminds' SetMetadata does", () => {
+    expect(withMetadata("1.2.0", "abcdef123456.2")).toBe("1.2.0+abcdef123456.2");
+    expect(withMetadata("1.2.0-rc.1+old", "3")).toBe("1.2.0-rc.1+3");
   });
 });

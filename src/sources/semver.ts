@@ -191,3 +191,9 @@ export function maxSatisfying(candidates: string[], constraintText: string): str
   }
   return best?.original;
 }
+
+/** Replaces the version's build metadata (Masterminds' SetMetadata): 1.2.3+old → 1.2.3+<meta>. */
+export function withMetadata(version: string, metadata: string): string {
+  if (!/^[0-9A-Za-z.-]+$/.test(metadata)) throw new Error(`invalid build metadata '${metadata}'`);
+  return `${version.replace(/\+.*$/, "")}+${metadata}`;
+}

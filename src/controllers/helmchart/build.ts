@@ -46,9 +46,3 @@ export function buildSummary(b: ChartBuild): string {
   const values = b.valuesFiles.length ? ` and merged values files [${b.valuesFiles.join(" ")}]` : "";
   return `${b.packaged ? "packaged" : "pulled"} '${b.name}' chart with version '${b.version}'${values}`;
 }
-
-/** Replaces the version's build metadata (Masterminds' SetMetadata): 1.2.3+old → 1.2.3+<meta>. */
-export function withMetadata(version: string, metadata: string): string {
-  if (!/^[0-9A-Za-z.-]+$/.test(metadata)) throw new Error(`invalid build metadata '${metadata}'`);
-  return `${version.replace(/\+.*$/, "")}+${metadata}`;
-}

@@ -15,7 +15,8 @@ import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
-import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { buildFailure, type ChartBuild, ChartFailure } from "./build.js";
+import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
 async function sourceBytes(storage: Storage, artifact: Artifact): Promise<Buffer> {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { withMetadata } from "../../controllers/helmchart/build.js";
 import { effectiveValuesFiles, mergeValues } from "./values.js";
 
 describe("values files", () => {
@@ -13,10 +12,5 @@ describe("values files", () => {
   it("treat a lone values.yaml as the chart's defaults (nothing to merge)", () => {
     expect(effectiveValuesFiles(["./values.yaml"])).toEqual([]);
     expect(effectiveValuesFiles(["values.yaml", "prod.yaml"])).toEqual(["values.yaml", "prod.yaml"]);
-  });
-
-  it("replace a chart version's build metadata as Masterminds' SetMetadata does", () => {
-    expect(withMetadata("1.2.0", "abcdef123456.2")).toBe("1.2.0+abcdef123456.2");
-    expect(withMetadata("1.2.0-rc.1+old", "3")).toBe("1.2.0-rc.1+3");
   });
 });
