@@ -2,6 +2,59 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// The layers of src/ (docs/architecture.md, bottom → top): each folder may import only the folders
+// listed (and itself). "*" is the top, which may import everything.
+export const layers = {
+  util: [],
+  api: [],
+  binaries: ["util"],
+  kube: ["util", "api"],
+  ssa: ["kube", "util", "api"],
+  kustomize: ["binaries", "util", "api"],
+  sources: ["kube", "kustomize", "binaries", "util", "api"],
+  runtime: ["kube", "util", "api"],
+  local: ["kube", "binaries", "util", "api"],
+  install: ["api", "util", "kube"],
+  controllers: ["runtime", "sources", "kustomize", "ssa", "kube", "binaries", "util", "api"],
+  demo: [
+    "controllers",
+    "local",
+    "install",
+    "runtime",
+    "sources",
+    "kustomize",
+    "ssa",
+    "kube",
+    "binaries",
+    "util",
+    "api",
+  ],
+  cli: "*",
+};
+
+// One no-restricted-imports block per folder and file depth: imports are relative, so
+// `../kustomize/x.js` means the kustomize layer from src/api/a.ts but api's own subfolder from
+// src/api/source/a.ts. The regex therefore climbs exactly to src/ before naming the layer.
+const deepestSourceFolder = 4;
+function layerBoundaries() {
+  const blocks = [];
+  for (const [layer, allowed] of Object.entries(layers)) {
+    if (allowed === "*") continue;
+    const forbidden = Object.keys(layers).filter((other) => other !== layer && !allowed.includes(other));
+    for (let depth = 1; depth <= deepestSourceFolder; depth++) {
+      const patterns = forbidden.map((other) => ({
+        regex: `^(\\.\\./){${depth}}${other}(/|$)`,
+        message: `${layer} may not import ${other}: see docs/architecture.md (layers)`,
+      }));
+      blocks.push({
+        files: [`src/${layer}/${"*/".repeat(depth - 1)}*.ts`],
+        rules: { "no-restricted-imports": ["error", { patterns }] },
+      });
+    }
+  }
+  return blocks;
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/"] },
   js.configs.recommended,
@@ -26,4 +79,5 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  ...layerBoundaries(),
 );
