@@ -48,11 +48,11 @@ export interface DemoResult {
 }
 
 const FIELD_MANAGER = "flotilla-demo";
-export const DEMO_LABEL = { "flotilla.dev/demo": "true" };
+const DEMO_LABEL = { "flotilla.dev/demo": "true" };
 const G = { source: SOURCE_GROUP, ks: KUSTOMIZE_GROUP };
 const ns = TENANTS_NAMESPACE;
 const gitRepoPath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/fleet`;
-export const demoKsName = (tenant: string) => `${tenant}-apps`;
+const demoKsName = (tenant: string) => `${tenant}-apps`;
 const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations/${name}`;
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {

@@ -14,7 +14,7 @@ import { LOOPBACK } from "./ports.js";
 export const FLEET_ENTRIES = ["state.json", "state.json.tmp", "etcd", "planes", "kubeconfigs"] as const;
 
 export const etcdDir = (dir: string) => join(dir, "etcd");
-export const planeDir = (dir: string, plane: string) => join(dir, "planes", plane);
+const planeDir = (dir: string, plane: string) => join(dir, "planes", plane);
 export const userKubeconfigPath = (dir: string, plane: string) => join(dir, "kubeconfigs", `${plane}.kubeconfig`);
 
 export interface PlaneFiles {

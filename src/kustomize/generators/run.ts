@@ -19,7 +19,7 @@ function mergeOptions(global: GeneratorOptions | undefined, own: GeneratorOption
 }
 
 /** kustomize splits base64 of 70 characters or more into 70-character lines, each ending in "\n". */
-export function wrapBase64(encoded: string): string {
+function wrapBase64(encoded: string): string {
   if (encoded.length < 70) return encoded;
   let out = "";
   for (let i = 0; i < encoded.length; i += 70) out += `${encoded.slice(i, i + 70)}\n`;

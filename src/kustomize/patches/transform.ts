@@ -102,7 +102,7 @@ function idString(doc: JsonObject): string {
   return `${doc.kind}.${version}.${group || "[noGrp]"}/${m.name}.${m.namespace || "[noNs]"}`;
 }
 
-export function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
+function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
   const patch = loadPatch(p, loader, where, field);
   const { source } = patch;
   const parsed = parsePatch(() => patch.text, source, patch.path);

@@ -51,7 +51,7 @@ const affinity = (kind: string): FieldSpec[] =>
   ]);
 
 /** kustomize's commonLabels field specs (metadata, selectors, templates). */
-export const COMMON_LABEL_SPECS: FieldSpec[] = [
+const COMMON_LABEL_SPECS: FieldSpec[] = [
   METADATA,
   { kind: "Service", version: "v1", path: "spec/selector", create: true },
   { kind: "ReplicationController", version: "v1", path: "spec/selector", create: true },

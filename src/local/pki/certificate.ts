@@ -1,15 +1,7 @@
 // X.509 v3 certificates for the local fleet's control planes: a CA per plane, the apiserver's
 // serving certificate and client certificates (admin, controller-manager, ...). ECDSA P-256
 // keeps key generation instant, which matters when a fleet of planes starts.
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  randomBytes,
-  sign,
-} from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
 import { isIP } from "node:net";
 import * as der from "./der.js";
 
@@ -61,12 +53,6 @@ export function generateKeyPair(): KeyPair {
 
 export function privateKeyToPem(key: KeyObject): string {
   return key.export({ type: "pkcs8", format: "pem" }).toString();
-}
-
-/** Parses a PEM key written by privateKeyToPem (used to reload a plane's CA). */
-export function keyPairFromPem(privateKeyPem: string): KeyPair {
-  const privateKey = createPrivateKey(privateKeyPem);
-  return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
 function name(subject: Subject): Buffer {
