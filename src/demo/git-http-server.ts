@@ -93,6 +93,18 @@ function cgiHead(buf: Buffer): { status: number; headers: Record<string, string>
   return { status, headers, bodyStart: end + sepLen };
 }
 
+/** The request's decoded path (e.g. "/fleet-infra.git/info/refs") and its query without "?". */
+export function requestTarget(req: IncomingMessage): { path: string; query: string } {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    path = url.pathname;
+  }
+  return { path, query: url.search.replace(/^\?/, "") };
+}
+
 /** One `git http-backend` run per request: request body to its stdin, its CGI output to the response. */
 function gitHttpBackend(
   backend: string,
@@ -102,13 +114,7 @@ function gitHttpBackend(
   server: { port: number; children: Set<ReturnType<typeof spawn>> },
 ): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      path = url.pathname;
-    }
+    const { path, query } = requestTarget(req);
     const method = req.method ?? "GET";
     const user = checkAuth(req, auth);
     if (!user.ok) {
@@ -133,7 +139,7 @@ function gitHttpBackend(
       REQUEST_METHOD: method,
       REQUEST_URI: req.url ?? "/",
       PATH_INFO: path,
-      QUERY_STRING: url.search.replace(/^\?/, ""),
+      QUERY_STRING: query,
       REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
     };
     if (req.headers["content-type"]) env.CONTENT_TYPE = req.headers["content-type"];

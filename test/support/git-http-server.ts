@@ -22,7 +22,11 @@ import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants as zlibConstants, gunzipSync } from "node:zlib";
-import { type GitHttpAuth, startGitHttpServer as startDemoGitServer } from "../../src/demo/git-http-server.js";
+import {
+  type GitHttpAuth,
+  requestTarget,
+  startGitHttpServer as startDemoGitServer,
+} from "../../src/demo/git-http-server.js";
 import {
   commitFiles,
   type CommitFiles,
@@ -306,18 +310,12 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
   const watch =
     (handler: RequestListener): RequestListener =>
     (req: IncomingMessage, res: ServerResponse) => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      let path: string;
-      try {
-        path = decodeURIComponent(url.pathname);
-      } catch {
-        path = url.pathname;
-      }
+      const { path, query } = requestTarget(req);
       const method = req.method ?? "GET";
       const entry: GitHttpRequest = {
         method,
         path,
-        query: url.search.replace(/^\?/, ""),
+        query,
         get status() {
           return res.headersSent ? res.statusCode : 0;
         },
