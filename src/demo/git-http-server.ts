@@ -11,8 +11,6 @@
 // Auth: basic ({username, password}) or bearer ({token}: `Authorization: Bearer <token>`). Missing or
 // wrong credentials get 401 with `WWW-Authenticate: Basic realm="git"`. Pushing works only with auth
 // configured (http-backend enables receive-pack only when REMOTE_USER is set); without it, 403.
-// Commits have a fixed author and dates stepping by one second from 2024-01-01T00:00:00Z, so
-// running the demo again makes the same commits.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
@@ -20,7 +18,7 @@ import { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { commitFiles, git, initBareRepo, repoName, resolveCommit } from "./git-repository.js";
+import { git, initBareRepo, repoName, servedRepository, type ServedRepository } from "./git-repository.js";
 
 export type GitHttpAuth = { username: string; password: string } | { token: string };
 
@@ -32,18 +30,6 @@ export interface GitHttpServerOptions {
   createServer?: (handler: RequestListener) => Server | HttpsServer;
 }
 
-/** A served bare repository whose main branch the demo commits to. */
-export interface ServedRepository {
-  /** Repository name as given to createRepo (without ".git"). */
-  name: string;
-  /** Absolute path of the bare repository. */
-  path: string;
-  /** Clone URL: <server url>/<name>.git. */
-  url: string;
-  /** Commits `files` (path -> content; null deletes) on main; returns the commit sha. */
-  commit(files: Record<string, string | null>, message: string): Promise<string>;
-}
-
 export interface GitHttpServer {
   /** http://127.0.0.1:PORT (no trailing slash). */
   url: string;
@@ -53,9 +39,6 @@ export interface GitHttpServer {
   createRepo(name: string): Promise<ServedRepository>;
   close(): Promise<void>;
 }
-
-const AUTHOR = { name: "flotilla demo", email: "demo@flotilla.invalid" };
-const EPOCH = Date.UTC(2024, 0, 1) / 1000;
 
 function checkAuth(req: IncomingMessage, auth: GitHttpAuth | undefined): { ok: boolean; user?: string } {
   if (!auth) return { ok: true };
@@ -184,38 +167,6 @@ function gitHttpBackend(
         res.end(`git http-backend failed (${code}): ${stderr}\n`);
       }
     });
-  };
-}
-
-/** Main's commits, one at a time (update-ref's compare-and-swap would fail otherwise). */
-function servedRepository(name: string, path: string, url: string): ServedRepository {
-  let tick = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-  const ref = "refs/heads/main";
-  return {
-    name,
-    path,
-    url,
-    commit: (files, message) => {
-      const next = queue.then(async () => {
-        const current = await resolveCommit(path, ref);
-        const date = `${EPOCH + ++tick} +0000`;
-        return commitFiles(path, ref, files, message, {
-          current,
-          parent: current,
-          env: {
-            GIT_AUTHOR_NAME: AUTHOR.name,
-            GIT_AUTHOR_EMAIL: AUTHOR.email,
-            GIT_COMMITTER_NAME: AUTHOR.name,
-            GIT_COMMITTER_EMAIL: AUTHOR.email,
-            GIT_AUTHOR_DATE: date,
-            GIT_COMMITTER_DATE: date,
-          },
-        });
-      });
-      queue = next.catch(() => {});
-      return next;
-    },
   };
 }
 

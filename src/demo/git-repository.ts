@@ -150,3 +150,54 @@ export async function resolveCommit(gitDir: string, rev: string): Promise<string
   const r = await runGit(["--git-dir", gitDir, "rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
   return r.code === 0 ? r.stdout.trim() : undefined;
 }
+
+const AUTHOR = { name: "flotilla demo", email: "demo@flotilla.invalid" };
+const EPOCH = Date.UTC(2024, 0, 1) / 1000;
+
+/** A served bare repository whose main branch the demo commits to. */
+export interface ServedRepository {
+  /** Repository name as given to createRepo (without ".git"). */
+  name: string;
+  /** Absolute path of the bare repository. */
+  path: string;
+  /** Clone URL: <server url>/<name>.git. */
+  url: string;
+  /** Commits `files` (path -> content; null deletes) on main; returns the commit sha. */
+  commit(files: Record<string, string | null>, message: string): Promise<string>;
+}
+
+/**
+ * A repository the demo commits to: main only, one commit at a time (update-ref's compare-and-swap
+ * would fail otherwise), a fixed author and dates stepping by one second from 2024-01-01T00:00:00Z,
+ * so running the demo again makes the same commits.
+ */
+export function servedRepository(name: string, path: string, url: string): ServedRepository {
+  let tick = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  const ref = "refs/heads/main";
+  return {
+    name,
+    path,
+    url,
+    commit: (files, message) => {
+      const next = queue.then(async () => {
+        const current = await resolveCommit(path, ref);
+        const date = `${EPOCH + ++tick} +0000`;
+        return commitFiles(path, ref, files, message, {
+          current,
+          parent: current,
+          env: {
+            GIT_AUTHOR_NAME: AUTHOR.name,
+            GIT_AUTHOR_EMAIL: AUTHOR.email,
+            GIT_COMMITTER_NAME: AUTHOR.name,
+            GIT_COMMITTER_EMAIL: AUTHOR.email,
+            GIT_AUTHOR_DATE: date,
+            GIT_COMMITTER_DATE: date,
+          },
+        });
+      });
+      queue = next.catch(() => {});
+      return next;
+    },
+  };
+}
