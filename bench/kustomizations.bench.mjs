@@ -27,7 +27,7 @@ const NS = "apps";
 
 const { upFleet, downFleet } = await import("../dist/local/index.js");
 const { freePort } = await import("../dist/local/ports.js");
-const { startGitHttpServer } = await import("../dist/local/git-http-server.js");
+const { startGitHttpServer } = await import("../dist/demo/git-http-server.js");
 const { KubeClient, setDefaultRateLimit } = await import("../dist/kube/client.js");
 const { endpointFromKubeconfigFile } = await import("../dist/kube/kubeconfig.js");
 

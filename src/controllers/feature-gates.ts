@@ -4,7 +4,7 @@ import { FlotillaError } from "../util/errors.js";
 
 /** Gate name → default. StrictPostBuildSubstitutions is on by default as in Flux 2.9: a `${var}`
  * with no value and no default fails the Kustomization instead of becoming an empty string. */
-export const FEATURE_GATES = { StrictPostBuildSubstitutions: true } as const;
+const FEATURE_GATES = { StrictPostBuildSubstitutions: true } as const;
 export type FeatureGates = { -readonly [K in keyof typeof FEATURE_GATES]: boolean };
 
 export class FeatureGateError extends FlotillaError {

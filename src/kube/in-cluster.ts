@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { KubeconfigError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
 
-export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 export function isInCluster(env: NodeJS.ProcessEnv = process.env, dir = SERVICE_ACCOUNT_DIR): boolean {
   return Boolean(env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT && existsSync(`${dir}/token`));

@@ -12,7 +12,7 @@ export interface InformerHandlers {
   delete?(obj: KubeObject): void;
 }
 
-export const cacheKey = (obj: { metadata: { name: string; namespace?: string } }) =>
+const cacheKey = (obj: { metadata: { name: string; namespace?: string } }) =>
   obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
 
 export class Informer {

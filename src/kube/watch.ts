@@ -36,7 +36,7 @@ const MAX_BACKOFF_MS = 30_000;
 const WATCH_TIMEOUT_SECONDS = 300;
 
 /** Events of one watch request, until the server ends it. */
-export async function* watchOnce(
+async function* watchOnce(
   cluster: Cluster,
   target: WatchTarget,
   resourceVersion: string,

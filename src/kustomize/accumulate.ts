@@ -6,14 +6,14 @@ import { generateKustomization } from "./generate-kustomization.js";
 import { KustomizeError } from "./errors.js";
 import { findKustomizationFile, type Kustomization, parseKustomization } from "./kustomization-file.js";
 import type { Loader } from "./loader.js";
-import { describeOrigin, identity, type JsonObject, type Resource, resId } from "./resource.js";
+import type { Resource } from "./resource.js";
+import { ResMap, resourcesFromDocuments } from "./res-map.js";
 import { referralsFromCrdFile } from "./crds.js";
 import { runGenerators } from "./generators/run.js";
 import { type HelmOptions, runHelmCharts } from "./helm/inflate.js";
 import type { Referral } from "./transformers/name-reference-table.js";
 import { runTransformers } from "./transformers/run.js";
 import { parseFileCached } from "./parse-cache.js";
-import type { ParsedDocument } from "./yaml/parse.js";
 
 export interface BuildContext {
   /** Directory the user asked to build, for readable paths in messages. */
@@ -28,62 +28,11 @@ export interface BuildContext {
   helm?: HelmOptions;
 }
 
-/** An ordered set of resources that refuses two objects with the same id. */
-export class ResMap {
-  readonly list: Resource[] = [];
-
-  add(r: Resource, kustomizationFile: string): void {
-    const id = identity(r);
-    const existing = this.list.find((x) => identity(x) === id);
-    if (existing) {
-      const where =
-        existing.origin.file === r.origin.file
-          ? `${r.origin.file} (documents ${existing.origin.index + 1} and ${r.origin.index + 1})`
-          : `${describeOrigin(existing.origin)} and ${describeOrigin(r.origin)}`;
-      throw new KustomizeError(
-        `${kustomizationFile}: may not add resource with an already registered id: ${resId(r)} — it is defined twice, in ${where}; remove one of them`,
-      );
-    }
-    this.list.push(r);
-  }
-
-  addAll(other: ResMap, kustomizationFile: string): void {
-    for (const r of other.list) this.add(r, kustomizationFile);
-  }
-}
-
-export function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
+function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
   return resourcesFromDocuments(
     parseFileCached(path, () => loader.read(path), display),
     display,
   );
-}
-
-/** The objects of parsed YAML documents (`kind: List` documents give their items), each checked. */
-export function resourcesFromDocuments(docs: ParsedDocument[], display: string): Resource[] {
-  const out: Resource[] = [];
-  for (const doc of docs) {
-    const v = doc.value;
-    if (typeof v !== "object" || v === null || Array.isArray(v)) {
-      throw new KustomizeError(
-        `${display} (document ${doc.index + 1}): expected a Kubernetes object, got ${Array.isArray(v) ? "a list" : typeof v}`,
-      );
-    }
-    // `kind: List` documents carry their objects in `items`.
-    const items =
-      typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items) ? (v.items as JsonObject[]) : [v];
-    for (const obj of items) {
-      if (!obj || typeof obj !== "object" || typeof obj.kind !== "string" || typeof obj.apiVersion !== "string") {
-        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing apiVersion or kind`);
-      }
-      const metadata = obj.metadata as JsonObject | undefined;
-      if (!metadata || typeof metadata.name !== "string" || metadata.name === "") {
-        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing metadata.name in ${obj.kind} object`);
-      }
-      out.push({ obj: obj as JsonObject, origin: { file: display, index: doc.index }, previous: [] });
-    }
-  }
-  return out;
 }
 
 export function loadKustomization(dir: string, ctx: BuildContext): { file: string; display: string; k: Kustomization } {

@@ -6,7 +6,7 @@ import { KustomizeError, UnsupportedFieldError } from "./errors.js";
 import type { Json } from "./yaml/emit.js";
 import { type ParsedDocument, parseYamlDocuments } from "./yaml/parse.js";
 
-export const KUSTOMIZATION_FILE_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+const KUSTOMIZATION_FILE_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
 export interface Target {
   group?: string;

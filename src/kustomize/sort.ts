@@ -2,7 +2,7 @@
 // ties broken by the resource id.
 import { groupVersion, kindOf, nameOf, namespaceOf, type Resource } from "./resource.js";
 
-export const LEGACY_ORDER_FIRST = [
+const LEGACY_ORDER_FIRST = [
   "Namespace",
   "ResourceQuota",
   "StorageClass",
@@ -26,7 +26,7 @@ export const LEGACY_ORDER_FIRST = [
   "CronJob",
   "PodDisruptionBudget",
 ];
-export const LEGACY_ORDER_LAST = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
+const LEGACY_ORDER_LAST = ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
 
 /** `group_version_kind` with ~G/~V/~K for empty parts ("~" sorts after letters: core kinds last among equals). */
 const gvkSortString = (group: string, version: string, kind: string) =>

@@ -16,7 +16,7 @@ import {
 } from "./kamaji.js";
 
 const FIELD_MANAGER = "flotilla-local";
-export const KWOK_NODE_NAME = "kwok-node-0";
+const KWOK_NODE_NAME = "kwok-node-0";
 
 async function apply(client: KubeClient, path: string, object: unknown): Promise<void> {
   await client.apply(path, object, FIELD_MANAGER, { force: true });

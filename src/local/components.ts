@@ -42,7 +42,7 @@ export interface ApiserverArgs {
 }
 
 /** One etcd prefix per plane on the shared etcd: how Kamaji hosts tenant control planes on one datastore. */
-export const etcdPrefix = (plane: string) => `/flotilla/${plane}`;
+const etcdPrefix = (plane: string) => `/flotilla/${plane}`;
 
 export function apiserverArgs(o: ApiserverArgs): string[] {
   return [

@@ -40,7 +40,7 @@ export interface FleetState {
   planes: PlaneRecord[];
 }
 
-export const stateFile = (dir: string) => join(dir, "state.json");
+const stateFile = (dir: string) => join(dir, "state.json");
 
 export function readFleetState(dir: string): FleetState | undefined {
   const file = stateFile(dir);
@@ -59,7 +59,7 @@ export function writeFleetState(dir: string, state: FleetState): void {
   renameSync(tmp, stateFile(dir));
 }
 
-export function allProcesses(state: FleetState): RecordedProcess[] {
+function allProcesses(state: FleetState): RecordedProcess[] {
   return [...state.planes.flatMap((p) => p.processes), ...(state.etcd ? [state.etcd.process] : [])];
 }
 

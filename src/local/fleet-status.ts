@@ -33,7 +33,7 @@ export interface FleetStatus {
 
 export type PlaneMemory = ProcessMemory;
 
-export function memoryOfProcesses(processes: RecordedProcess[]): PlaneMemory {
+function memoryOfProcesses(processes: RecordedProcess[]): PlaneMemory {
   const sum: PlaneMemory = { rss: 0, pss: 0, peakRss: 0 };
   for (const p of processes) {
     const m = isRunning(p.pid, p.command) ? memoryOf(p.pid) : undefined;

@@ -35,9 +35,9 @@ import { assertPortFree, freePorts, LOOPBACK } from "./ports.js";
 import { isRunning, spawnDaemon, tailLog, terminate } from "./processes.js";
 import { ensureToolchain, type Toolchain } from "./toolchain.js";
 
-export const MAX_TENANTS = 32;
-export const MANAGEMENT_PLANE = "management";
-export const tenantPlaneName = (i: number) => `tenant${i}`;
+const MAX_TENANTS = 32;
+const MANAGEMENT_PLANE = "management";
+const tenantPlaneName = (i: number) => `tenant${i}`;
 
 export interface FleetUpOptions {
   dir: string;
@@ -60,7 +60,7 @@ export interface FleetUpResult {
   durationMs: number;
 }
 
-export function validateTenantCount(value: unknown): number {
+function validateTenantCount(value: unknown): number {
   const n = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MAX_TENANTS) {
     throw new InvalidFleetOptionError(

@@ -4,7 +4,7 @@
 // Our CRD is deliberately minimal (group kamaji.clastix.io, v1alpha1) and preserves unknown fields.
 
 export const TENANTS_NAMESPACE = "tenants";
-export const KAMAJI_GROUP = "kamaji.clastix.io";
+const KAMAJI_GROUP = "kamaji.clastix.io";
 
 export const adminKubeconfigSecretName = (tenant: string) => `${tenant}-admin-kubeconfig`;
 

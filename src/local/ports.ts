@@ -24,7 +24,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function isPortFree(port: number): Promise<boolean> {
+async function isPortFree(port: number): Promise<boolean> {
   return (await listenOnce(port)) === port;
 }
 

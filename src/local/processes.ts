@@ -34,7 +34,7 @@ export function spawnDaemon(spec: DaemonSpec): Promise<number> {
 }
 
 /** The process's argv, or undefined when it no longer exists. */
-export function commandLine(pid: number): string[] | undefined {
+function commandLine(pid: number): string[] | undefined {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
   } catch {

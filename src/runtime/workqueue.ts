@@ -8,7 +8,7 @@ export interface BackoffOptions {
 }
 
 /** Flux controllers: 750 ms doubling up to 15 minutes per failing object. */
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 750, maxMs: 15 * 60 * 1000 };
+const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 750, maxMs: 15 * 60 * 1000 };
 
 export interface QueueMetrics {
   adds: number;

@@ -14,7 +14,7 @@ const VERSION =
   /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 /** A full major.minor.patch version (optional leading v), or undefined. */
-export function parseVersion(text: string): Version | undefined {
+function parseVersion(text: string): Version | undefined {
   const m = VERSION.exec(text.trim());
   if (!m) return undefined;
   return {
@@ -42,7 +42,7 @@ function comparePre(a: string[], b: string[]): number {
   return 0;
 }
 
-export function compareVersions(a: Version, b: Version): number {
+function compareVersions(a: Version, b: Version): number {
   return a.major - b.major || a.minor - b.minor || a.patch - b.patch || comparePre(a.prerelease, b.prerelease);
 }
 
@@ -160,7 +160,7 @@ function satisfies(version: Version, c: Comparator): boolean {
 
 export type Constraint = Comparator[][];
 
-export function parseConstraint(text: string): Constraint {
+function parseConstraint(text: string): Constraint {
   return text.split("||").map((group) => {
     const g = group.trim().replace(/(\S+)\s+-\s+(\S+)/g, ">=$1 <=$2");
     const tokens = g.split(/[\s,]+/).filter(Boolean);
@@ -176,7 +176,7 @@ export function parseConstraint(text: string): Constraint {
   });
 }
 
-export function satisfiesConstraint(version: Version, constraint: Constraint): boolean {
+function satisfiesConstraint(version: Version, constraint: Constraint): boolean {
   return constraint.some((group) => group.every((c) => satisfies(version, c)));
 }
 

@@ -21,7 +21,7 @@ export interface ObjectFailure {
   message: string;
 }
 
-export const formatFailure = (f: ObjectFailure) =>
+const formatFailure = (f: ObjectFailure) =>
   `${f.subject} dry-run failed${f.reason ? ` (${f.reason})` : ""}: ${f.message}`;
 
 /** Server-side dry-run rejected objects; nothing of this stage (or later) was applied. */
@@ -48,8 +48,4 @@ export class HealthCheckError extends ResourceManagerError {
   ) {
     super(message);
   }
-}
-
-export class PruneError extends ResourceManagerError {
-  override name = "PruneError";
 }

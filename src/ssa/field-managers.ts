@@ -28,7 +28,7 @@ const STALE_LABELS = ["fluxcd.io/sync-gc-mark"];
 
 type FieldSet = Record<string, unknown>;
 
-export function unionFieldSets(a: FieldSet = {}, b: FieldSet = {}): FieldSet {
+function unionFieldSets(a: FieldSet = {}, b: FieldSet = {}): FieldSet {
   const out: FieldSet = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];

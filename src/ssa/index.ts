@@ -1,7 +1,7 @@
 // Server-side apply resource manager (Flux's fluxcd/pkg/ssa semantics): apply in stages with a
 // dry-run first, inventory, prune, health; and a plan of a set that writes nothing.
 export { type Action, type ChangeSetEntry, formatChangeSet, hasChanged } from "./changeset.js";
-export { ApplyError, DryRunError, HealthCheckError, PruneError, ResourceManagerError } from "./errors.js";
+export { ApplyError, DryRunError, HealthCheckError, ResourceManagerError } from "./errors.js";
 export { computeHealth, type Health, type HealthStatus } from "./health/status.js";
 export { waitForSet, type WaitOptions } from "./health/wait.js";
 export {
@@ -12,7 +12,7 @@ export {
   parseInventoryId,
   staleEntries,
 } from "./inventory.js";
-export { ANNOTATIONS, type Owner, ownerLabels } from "./metadata.js";
+export type { Owner } from "./metadata.js";
 export { type FieldChange } from "./diff.js";
 export { ResourceManager, type ResourceManagerOptions } from "./manager.js";
 export { type PlanAction, type PlanEntry } from "./plan-entry.js";

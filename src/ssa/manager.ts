@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Cluster, ObjectRef } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
 import { clone, type KubeObject, objectId, parseApiVersion } from "../kube/object.js";
-import { mapSettled } from "../util/map-limit.js";
+import { mapSettled } from "../util/map-settled.js";
 import { type ChangeSetEntry, entryFor } from "./changeset.js";
 import { ApplyError, DryRunError, type ObjectFailure, ResourceManagerError } from "./errors.js";
 import { defaultTakeoverManagers, type ManagerMatch } from "./field-managers.js";

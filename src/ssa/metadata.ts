@@ -2,7 +2,7 @@
 // owner labels that mark objects as ours.
 import type { KubeObject } from "../kube/object.js";
 
-export const FLUX_GROUP = "kustomize.toolkit.fluxcd.io";
+const FLUX_GROUP = "kustomize.toolkit.fluxcd.io";
 
 export const ANNOTATIONS = {
   ssa: `${FLUX_GROUP}/ssa`,
@@ -20,7 +20,7 @@ export interface Owner {
   namespace: string;
 }
 
-export const ownerLabels = (o: Owner): Record<string, string> => ({
+const ownerLabels = (o: Owner): Record<string, string> => ({
   [`${o.group}/name`]: o.name,
   [`${o.group}/namespace`]: o.namespace,
 });
@@ -35,7 +35,7 @@ export function isOwnedBy(obj: KubeObject | undefined, owner: Owner): boolean {
 }
 
 /** A key set as label or annotation with the given value, compared case-insensitively (as Flux). */
-export function hasMetadataValue(obj: KubeObject | undefined, key: string, value: string): boolean {
+function hasMetadataValue(obj: KubeObject | undefined, key: string, value: string): boolean {
   if (!obj) return false;
   const found = obj.metadata.annotations?.[key] ?? obj.metadata.labels?.[key];
   return typeof found === "string" && found !== "" && found.toLowerCase() === value.toLowerCase();

@@ -45,7 +45,7 @@ export interface SortKey {
   name: string;
 }
 
-export function sortKeyOf(obj: Pick<KubeObject, "apiVersion" | "kind" | "metadata">): SortKey {
+function sortKeyOf(obj: Pick<KubeObject, "apiVersion" | "kind" | "metadata">): SortKey {
   return {
     group: parseApiVersion(obj.apiVersion).group,
     kind: obj.kind,
@@ -56,7 +56,7 @@ export function sortKeyOf(obj: Pick<KubeObject, "apiVersion" | "kind" | "metadat
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function compareKeys(a: SortKey, b: SortKey): number {
+function compareKeys(a: SortKey, b: SortKey): number {
   if (a.group !== b.group || a.kind !== b.kind) {
     return kindRank(a.kind) - kindRank(b.kind) || cmp(a.group, b.group) || cmp(a.kind, b.kind);
   }

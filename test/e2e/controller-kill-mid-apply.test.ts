@@ -11,7 +11,8 @@ import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
 import { freePort } from "../../src/local/ports.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
-import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "../support/git-http-server.js";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import type { GitRepoHandle } from "../support/git-repository.js";
 import { configMap } from "../support/kustomize-harness.js";
 
 const cluster = planeCluster("management");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { downFleet } from "../../src/local/fleet-down.js";
-import { runDemo } from "../../src/local/demo/run-demo.js";
+import { runDemo } from "../../src/demo/run-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { runCli } from "../support/cli.js";
 import { adminClient, plane } from "../support/fleet-context.js";

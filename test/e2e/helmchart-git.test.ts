@@ -9,7 +9,8 @@ import type { GitRepository } from "../../src/api/source/git-repository.js";
 import type { HelmChart } from "../../src/api/source/helm.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
-import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "../support/git-http-server.js";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import type { GitRepoHandle } from "../support/git-repository.js";
 import { artifactFiles, type SourceControllers, startSourceControllers } from "../support/source-controllers.js";
 
 const cluster = planeCluster("management");

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
-import { runGit, startGitHttpServer, type GitHttpServer } from "../support/git-http-server.js";
+import { startGitHttpServer, type GitHttpServer } from "../support/git-http-server.js";
+import { runGit } from "../support/git-repository.js";
 import { startGitSshServer } from "../support/git-ssh-server.js";
 
 const work = mkdtempSync(join(tmpdir(), "flotilla-test-servers-"));

@@ -20,7 +20,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { gitEnv, initBareRepo, openBareRepo, repoName, type GitRepoHandle } from "./git-http-server.js";
+import { initBareRepo, repoName } from "../../src/demo/git-repository.js";
+import { gitEnv, openBareRepo, type GitRepoHandle } from "./git-repository.js";
 
 export const SSHD = "/usr/sbin/sshd";
 

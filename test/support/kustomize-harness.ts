@@ -25,7 +25,8 @@ import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { SourceFetcher } from "../../src/sources/consumer.js";
 import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
-import { type GitHttpServer, type GitRepoHandle, startGitHttpServer } from "./git-http-server.js";
+import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
+import type { GitRepoHandle } from "./git-repository.js";
 
 const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
 

@@ -5,7 +5,7 @@ import { Command, Option } from "commander";
 import { FleetNotFoundError, InvalidFleetOptionError } from "../../local/errors.js";
 import { isFleetLive } from "../../local/fleet-state.js";
 import { defaultFleetDir, locateToolchain, readFleetState } from "../../local/index.js";
-import { runDemo } from "../../local/demo/run-demo.js";
+import { runDemo } from "../../demo/run-demo.js";
 import { success } from "../output.js";
 import { renderTable } from "../table.js";
 import { createLogger } from "../../runtime/logger.js";

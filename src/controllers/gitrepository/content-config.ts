@@ -13,7 +13,7 @@ export function verifyMode(obj: GitRepository): "HEAD" | "Tag" | "TagAndHEAD" | 
 }
 
 /** Verification must run again when never done for this mode (a stored HEAD check does not cover a tag). */
-export function requiresVerification(obj: GitRepository): boolean {
+function requiresVerification(obj: GitRepository): boolean {
   const mode = verifyMode(obj);
   if (!mode) return false;
   const observed = obj.status?.sourceVerificationMode;

@@ -18,7 +18,7 @@ export class PathNotFoundError extends FlotillaError {
 const asPatchText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** The kustomization Flux would generate at `dir` for this spec (kept in memory). */
-export function extendKustomization(dir: string, spec: KustomizationSpec): Kustomization {
+function extendKustomization(dir: string, spec: KustomizationSpec): Kustomization {
   const file = findKustomizationFile(dir);
   const k: Kustomization = file
     ? parseKustomization(readFileSync(file, "utf8"), relative(dir, file))

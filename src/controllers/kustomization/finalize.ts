@@ -20,7 +20,7 @@ import { reconcileTimeoutMs } from "./timing.js";
 
 export type DeletionPolicy = "MirrorPrune" | "Delete" | "WaitForTermination" | "Orphan";
 
-export function deletesOnRemoval(ks: Kustomization): boolean {
+function deletesOnRemoval(ks: Kustomization): boolean {
   const policy = (ks.spec.deletionPolicy ?? "MirrorPrune") as DeletionPolicy;
   return policy === "Delete" || policy === "WaitForTermination" || (policy === "MirrorPrune" && ks.spec.prune);
 }

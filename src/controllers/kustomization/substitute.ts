@@ -6,14 +6,14 @@ import { type KubeObject, objectId } from "../../kube/object.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
 import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
 
-export const SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
+const SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
 const VAR = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g;
 
 export class SubstitutionError extends FlotillaError {
   override name = "SubstitutionError";
 }
 
-export function substituteText(text: string, vars: Record<string, string>, strict = false): string {
+function substituteText(text: string, vars: Record<string, string>, strict = false): string {
   return text.replace(
     VAR,
     (whole, escaped: string | undefined, name: string, op: string | undefined, fallback: string | undefined) => {

@@ -4,7 +4,7 @@ import { basename } from "node:path";
 import { KustomizeError } from "../errors.js";
 import type { GeneratorArgs } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
-import { resolvePlain } from "../yaml/parse.js";
+import { resolvePlain } from "../yaml/plain-scalars.js";
 
 export interface DataEntry {
   key: string;

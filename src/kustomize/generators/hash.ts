@@ -6,7 +6,7 @@ import type { JsonObject } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 
 /** Go's encoding/json: sorted keys, no spaces, and <, >, &, U+2028, U+2029 escaped. */
-export function goJson(value: Json): string {
+function goJson(value: Json): string {
   if (typeof value === "bigint") return value.toString();
   if (value === null || typeof value !== "object") {
     return JSON.stringify(value).replace(

@@ -1,7 +1,7 @@
 // configMapGenerator and secretGenerator: build the objects, then create them, or merge into or
 // replace a generated object of the same name from a base (behavior). The hash suffix is added at
 // the end of the whole build, over the final content (see build.ts).
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { GeneratorArgs, GeneratorOptions, Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
@@ -19,7 +19,7 @@ function mergeOptions(global: GeneratorOptions | undefined, own: GeneratorOption
 }
 
 /** kustomize splits base64 of 70 characters or more into 70-character lines, each ending in "\n". */
-export function wrapBase64(encoded: string): string {
+function wrapBase64(encoded: string): string {
   if (encoded.length < 70) return encoded;
   let out = "";
   for (let i = 0; i < encoded.length; i += 70) out += `${encoded.slice(i, i + 70)}\n`;

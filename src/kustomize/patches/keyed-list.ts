@@ -7,7 +7,7 @@
 import { KustomizeError } from "../errors.js";
 import { findElement, isMap, scalarText, setElement, tupleOf } from "./list-elements.js";
 import type { Json } from "../yaml/emit.js";
-import { resolvePlain } from "../yaml/parse.js";
+import { resolvePlain } from "../yaml/plain-scalars.js";
 
 /** Where an element walk wrote its result: into the target's element, or into the patch's. */
 export interface ElementResult {

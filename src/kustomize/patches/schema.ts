@@ -16,10 +16,6 @@ export interface FieldSchema {
   merge?: { strategy: string; keys: string[] };
 }
 
-export function definitionOf(group: string, version: string, kind: string): string | undefined {
-  return definitionOfType(group ? `${group}/${version}` : version, kind);
-}
-
 /** The definition for an object's apiVersion and kind, as kyaml looks it up (exact apiVersion). */
 export function definitionOfType(apiVersion: string, kind: string): string | undefined {
   return table.kinds[`${apiVersion} ${kind}`];

@@ -16,7 +16,7 @@ function anchored(pattern: string, field: string): RegExp {
 }
 
 /** `a=b,c!=d,e in (x,y),f notin (z),g,!h` against a string map. */
-export function matchesSelector(selector: string, values: Record<string, string>): boolean {
+function matchesSelector(selector: string, values: Record<string, string>): boolean {
   const terms = selector.match(/(?:[^,(]|\([^)]*\))+/g) ?? [];
   return terms.every((raw) => {
     const term = raw.trim();

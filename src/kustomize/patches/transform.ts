@@ -1,7 +1,7 @@
 // `patches`, and the deprecated `patchesStrategicMerge` and `patchesJson6902`: load each patch (file or
 // inline), tell strategic-merge from JSON 6902, select targets, apply. A strategic merge patch
 // without target must match exactly one object; a target that matches nothing is not an error.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { Patch } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
@@ -102,7 +102,7 @@ function idString(doc: JsonObject): string {
   return `${doc.kind}.${version}.${group || "[noGrp]"}/${m.name}.${m.namespace || "[noNs]"}`;
 }
 
-export function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
+function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
   const patch = loadPatch(p, loader, where, field);
   const { source } = patch;
   const parsed = parsePatch(() => patch.text, source, patch.path);

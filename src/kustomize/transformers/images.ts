@@ -1,10 +1,10 @@
 // images: rewrite container images by name — newName, newTag, digest (digest wins over tag).
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import type { Image } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
 
 /** Splits an image into name, tag and digest, looking for ":" and "@" only after the first "/". */
-export function splitImage(image: string): { name: string; tag?: string; digest?: string } {
+function splitImage(image: string): { name: string; tag?: string; digest?: string } {
   const slash = image.indexOf("/");
   const head = slash >= 0 ? image.slice(0, slash + 1) : "";
   let rest = slash >= 0 ? image.slice(slash + 1) : image;

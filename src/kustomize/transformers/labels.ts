@@ -1,6 +1,6 @@
 // commonLabels, labels and commonAnnotations: metadata plus, where kustomize does it, selectors and
 // pod templates. commonLabels = a labels entry with includeSelectors.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import type { Label } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
@@ -51,7 +51,7 @@ const affinity = (kind: string): FieldSpec[] =>
   ]);
 
 /** kustomize's commonLabels field specs (metadata, selectors, templates). */
-export const COMMON_LABEL_SPECS: FieldSpec[] = [
+const COMMON_LABEL_SPECS: FieldSpec[] = [
   METADATA,
   { kind: "Service", version: "v1", path: "spec/selector", create: true },
   { kind: "ReplicationController", version: "v1", path: "spec/selector", create: true },

@@ -1,6 +1,6 @@
 // namespace: set metadata.namespace on every namespaced object (custom resources included), rename
 // `kind: Namespace` objects, and point services and RoleBinding "default" subjects at it.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import {
   apiVersionOf,

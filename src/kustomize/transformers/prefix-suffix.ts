@@ -1,5 +1,5 @@
 // namePrefix / nameSuffix: on metadata.name of everything but CRDs, Namespaces and APIServices.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { groupVersion, kindOf, nameOf } from "../resource.js";
 import { rename } from "./rename.js";
 

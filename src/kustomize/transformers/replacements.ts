@@ -4,14 +4,15 @@
 // target gets the text as written (`0x1F`, `1.0`) as a string; any other target must read the text
 // as its own type (a string "5" into spec.replicas gives 5, `1.0` into an integer, `foo` into a
 // boolean or anything into a null field fails, as kustomize does). A created field has no tag.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { Target } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { selectTargets } from "../patches/target.js";
 import { groupVersion, type JsonObject, jsonText, kindOf, nameOf, namespaceOf, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
-import { type PlainTag, parseYamlDocuments, plainScalarNote, resolvePlainTagged } from "../yaml/parse.js";
+import { parseYamlDocuments } from "../yaml/parse.js";
+import { type PlainTag, plainScalarNote, resolvePlainTagged } from "../yaml/plain-scalars.js";
 import {
   isQuoted,
   notesOf,

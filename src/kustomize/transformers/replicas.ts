@@ -1,5 +1,5 @@
 // replicas: set spec.replicas of the named workloads.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { Replica } from "../kustomization-file.js";
 import { kindOf, nameOf } from "../resource.js";

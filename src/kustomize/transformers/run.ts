@@ -1,6 +1,6 @@
 // The builtin transformers of one kustomization, in kustomize's order. Fields we do not implement
 // never reach here: kustomization-file.ts refuses them by name.
-import type { ResMap } from "../accumulate.js";
+import type { ResMap } from "../res-map.js";
 import type { Kustomization } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { transformPatches, transformPatchesStrategicMerge } from "../patches/transform.js";

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toYaml } from "./emit.js";
-import { parseYamlDocuments, resolvePlain, YamlSyntaxError } from "./parse.js";
+import { parseYamlDocuments, YamlSyntaxError } from "./parse.js";
+import { resolvePlain } from "./plain-scalars.js";
 
 describe("reading YAML as kustomize reads it", () => {
   it("round-trips to exactly what the real kustomize prints (golden file from kustomize)", () => {

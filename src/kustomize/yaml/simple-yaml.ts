@@ -7,7 +7,7 @@
 // two over every YAML file of the kustomize corpus. It exists because the general-purpose parser
 // was the largest cost of a build (about 150 ns per byte).
 import type { Json } from "./emit.js";
-import { type ParsedDocument, plainScalarNote, QUOTED_NOTE, resolvePlain } from "./parse.js";
+import { plainScalarNote, QUOTED, resolvePlain } from "./plain-scalars.js";
 import { type ScalarNote, setNote } from "./scalar-style.js";
 
 interface Line {
@@ -67,7 +67,7 @@ function scalar(raw: string): { value: Json; note?: ScalarNote } {
   if (quote === '"' || quote === "'") {
     const body = raw.slice(1, -1);
     if (raw.length < 2 || raw.at(-1) !== quote || body.includes(quote) || body.includes("\\")) throw new Unsupported();
-    return { value: body, note: QUOTED_NOTE };
+    return { value: body, note: QUOTED };
   }
   if (SPECIAL_START.test(raw) || raw.includes(": ") || raw.includes(" #") || raw.endsWith(":")) throw new Unsupported();
   if (NON_FINITE.test(raw)) throw new Unsupported(); // the full parser reports these
@@ -151,7 +151,7 @@ class Reader {
     const value = chomp === "-" ? text : `${text}\n`;
     this.i = j;
     this.skip();
-    return { value, note: QUOTED_NOTE };
+    return { value, note: QUOTED };
   }
 
   private mapping(indent: number): Record<string, Json> {
@@ -215,8 +215,14 @@ function readDocument(lines: Line[]): Json {
   return value;
 }
 
+/** A document and its 0-based position; parse.ts's ParsedDocument, declared here so neither file imports the other. */
+interface SimpleDocument {
+  value: Json;
+  index: number;
+}
+
 /** The documents of `text`, or undefined when it uses anything beyond the simple subset. */
-export function parseSimpleYaml(text: string): ParsedDocument[] | undefined {
+export function parseSimpleYaml(text: string): SimpleDocument[] | undefined {
   if (text.includes("\t") || text.includes("\r")) return undefined;
   const docs: Line[][] = [];
   let current: Line[] = [];
@@ -241,7 +247,7 @@ export function parseSimpleYaml(text: string): ParsedDocument[] | undefined {
   }
   docs.push(current);
   try {
-    const out: ParsedDocument[] = [];
+    const out: SimpleDocument[] = [];
     docs.forEach((lines, index) => {
       const value = readDocument(lines);
       if (value !== null) out.push({ value, index });

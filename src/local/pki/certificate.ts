@@ -63,7 +63,7 @@ export function privateKeyToPem(key: KeyObject): string {
   return key.export({ type: "pkcs8", format: "pem" }).toString();
 }
 
-/** Parses a PEM key written by privateKeyToPem (used to reload a plane's CA). */
+/** A key pair from a PEM private key (e.g. a plane's CA key on disk, to issue a rotated client certificate). */
 export function keyPairFromPem(privateKeyPem: string): KeyPair {
   const privateKey = createPrivateKey(privateKeyPem);
   return { privateKey, publicKey: createPublicKey(privateKey) };

@@ -22,7 +22,7 @@ function encodeLength(length: number): Buffer {
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-export function tlv(tag: number, content: Buffer): Buffer {
+function tlv(tag: number, content: Buffer): Buffer {
   return Buffer.concat([Buffer.from([tag]), encodeLength(content.length), content]);
 }
 

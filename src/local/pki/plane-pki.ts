@@ -13,7 +13,7 @@ import {
 } from "./certificate.js";
 
 /** Client identities of a plane, as kubeadm names them. */
-export const PLANE_CLIENTS = {
+const PLANE_CLIENTS = {
   /** kubeadm ≥1.29: admin.conf is bound to cluster-admin through this group, not system:masters. */
   admin: { commonName: "kubernetes-admin", organizations: ["kubeadm:cluster-admins"] },
   superAdmin: { commonName: "kubernetes-super-admin", organizations: ["system:masters"] },

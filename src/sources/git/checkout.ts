@@ -28,7 +28,7 @@ export class SparseCheckoutError extends FlotillaError {
 }
 
 /** Non-cone sparse patterns: each directory anchored at the root, with everything below it. */
-export function sparsePatterns(dirs: string[]): string[] {
+function sparsePatterns(dirs: string[]): string[] {
   return dirs.map((d) => `/${d.replace(/^(\.\/)+/, "").replace(/^\/+|\/+$/g, "")}/`);
 }
 

@@ -43,7 +43,7 @@ function sourceIgnorePatterns(root: string, dir = root): string[] {
   return out;
 }
 
-export function artifactFilter(root: string, specIgnore: string | undefined): Ignore {
+function artifactFilter(root: string, specIgnore: string | undefined): Ignore {
   const custom = [...sourceIgnorePatterns(root), ...(specIgnore ? lines(specIgnore) : [])];
   return ignore().add([...VCS, ...(custom.length ? custom : DEFAULTS)]);
 }

@@ -114,7 +114,7 @@ function replicaSet(o: Obj): Health {
 }
 
 /** Container waiting reasons that mean the pod will not start without a change (shown in messages). */
-export const BLOCKING_WAIT_REASONS = new Set([
+const BLOCKING_WAIT_REASONS = new Set([
   "ErrImagePull",
   "ImagePullBackOff",
   "InvalidImageName",

@@ -4,18 +4,18 @@
 // applies into that tenant's hosted control plane through its Kamaji admin kubeconfig Secret. Then
 // a commit rolls out, and hand-made drift in a tenant is put back.
 import { randomBytes } from "node:crypto";
-import { fluxCrds } from "../../api/flux-crds.js";
-import { KUSTOMIZE_GROUP } from "../../api/kustomize/kustomization.js";
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
-import { startManager } from "../../controllers/manager.js";
-import { Cluster } from "../../kube/cluster.js";
-import { endpointFromKubeconfigFile } from "../../kube/kubeconfig.js";
-import type { KubeObject } from "../../kube/object.js";
-import { REQUESTED_AT_ANNOTATION } from "../../runtime/controller.js";
-import type { Logger } from "../../runtime/logger.js";
-import { waitFor } from "../bootstrap.js";
-import { startGitHttpServer } from "../git-http-server.js";
-import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../kamaji.js";
+import { fluxCrds } from "../api/flux-crds.js";
+import { KUSTOMIZE_GROUP } from "../api/kustomize/kustomization.js";
+import { SOURCE_GROUP } from "../api/source/git-repository.js";
+import { startManager } from "../controllers/manager.js";
+import { Cluster } from "../kube/cluster.js";
+import { endpointFromKubeconfigFile } from "../kube/kubeconfig.js";
+import type { KubeObject } from "../kube/object.js";
+import { REQUESTED_AT_ANNOTATION } from "../runtime/controller.js";
+import type { Logger } from "../runtime/logger.js";
+import { waitFor } from "../local/bootstrap.js";
+import { startGitHttpServer } from "./git-http-server.js";
+import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../local/kamaji.js";
 import { clusterOverlay, fleetRepositoryFiles } from "./fleet-repository.js";
 import {
   type DemoView,
@@ -48,11 +48,11 @@ export interface DemoResult {
 }
 
 const FIELD_MANAGER = "flotilla-demo";
-export const DEMO_LABEL = { "flotilla.dev/demo": "true" };
+const DEMO_LABEL = { "flotilla.dev/demo": "true" };
 const G = { source: SOURCE_GROUP, ks: KUSTOMIZE_GROUP };
 const ns = TENANTS_NAMESPACE;
 const gitRepoPath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/fleet`;
-export const demoKsName = (tenant: string) => `${tenant}-apps`;
+const demoKsName = (tenant: string) => `${tenant}-apps`;
 const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations/${name}`;
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {

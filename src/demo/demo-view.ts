@@ -1,8 +1,8 @@
 // What the demo shows, in the columns of `flux get sources git`, `flux get kustomizations` and
 // `kubectl get deployments`, plus each tenant's greeting.
-import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { Cluster } from "../kube/cluster.js";
+import { NotFoundError } from "../kube/errors.js";
+import type { KubeObject } from "../kube/object.js";
 
 export interface DemoView {
   step(message: string): void;

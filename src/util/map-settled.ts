@@ -20,15 +20,3 @@ export async function mapSettled<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return results;
 }
-
-/** Like mapSettled, but throws the first failure (in input order) after all items ran. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const settled = await mapSettled(items, limit, fn);
-  const failure = settled.find((s) => s.status === "rejected");
-  if (failure) throw (failure as PromiseRejectedResult).reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
-}

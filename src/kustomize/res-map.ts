@@ -1,0 +1,56 @@
+// The resources of a build so far, and how YAML documents become resources. Every generator,
+// transformer and the helm inflater take a ResMap, so it lives apart from the recursion in accumulate.ts.
+import { KustomizeError } from "./errors.js";
+import { describeOrigin, identity, type JsonObject, type Resource, resId } from "./resource.js";
+import type { ParsedDocument } from "./yaml/parse.js";
+
+/** An ordered set of resources that refuses two objects with the same id. */
+export class ResMap {
+  readonly list: Resource[] = [];
+
+  add(r: Resource, kustomizationFile: string): void {
+    const id = identity(r);
+    const existing = this.list.find((x) => identity(x) === id);
+    if (existing) {
+      const where =
+        existing.origin.file === r.origin.file
+          ? `${r.origin.file} (documents ${existing.origin.index + 1} and ${r.origin.index + 1})`
+          : `${describeOrigin(existing.origin)} and ${describeOrigin(r.origin)}`;
+      throw new KustomizeError(
+        `${kustomizationFile}: may not add resource with an already registered id: ${resId(r)} — it is defined twice, in ${where}; remove one of them`,
+      );
+    }
+    this.list.push(r);
+  }
+
+  addAll(other: ResMap, kustomizationFile: string): void {
+    for (const r of other.list) this.add(r, kustomizationFile);
+  }
+}
+
+/** The objects of parsed YAML documents (`kind: List` documents give their items), each checked. */
+export function resourcesFromDocuments(docs: ParsedDocument[], display: string): Resource[] {
+  const out: Resource[] = [];
+  for (const doc of docs) {
+    const v = doc.value;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) {
+      throw new KustomizeError(
+        `${display} (document ${doc.index + 1}): expected a Kubernetes object, got ${Array.isArray(v) ? "a list" : typeof v}`,
+      );
+    }
+    // `kind: List` documents carry their objects in `items`.
+    const items =
+      typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items) ? (v.items as JsonObject[]) : [v];
+    for (const obj of items) {
+      if (!obj || typeof obj !== "object" || typeof obj.kind !== "string" || typeof obj.apiVersion !== "string") {
+        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing apiVersion or kind`);
+      }
+      const metadata = obj.metadata as JsonObject | undefined;
+      if (!metadata || typeof metadata.name !== "string" || metadata.name === "") {
+        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing metadata.name in ${obj.kind} object`);
+      }
+      out.push({ obj: obj as JsonObject, origin: { file: display, index: doc.index }, previous: [] });
+    }
+  }
+  return out;
+}
