@@ -3,7 +3,7 @@
 import type { Cluster } from "../kube/cluster.js";
 import type { KubeObject } from "../kube/object.js";
 import type { Storage } from "../sources/artifact/storage.js";
-import { ReconciledObjects } from "./reconciled-objects.js";
+import { ReconciledObjects } from "./kit/objects.js";
 
 export class SourceObjects<T extends KubeObject> extends ReconciledObjects<T> {
   constructor(

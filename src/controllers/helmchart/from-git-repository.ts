@@ -15,24 +15,25 @@ import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
-import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { ReconcileFailure } from "../kit/failure.js";
+import { buildFailure, type ChartBuild, withMetadata } from "./build.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
 async function sourceBytes(storage: Storage, artifact: Artifact): Promise<Buffer> {
   const local = storage.read(artifact);
   if (local) return local;
   const res = await fetch(artifact.url); // another replica's storage
-  if (!res.ok) throw new ChartFailure("ReadOperationFailed", `failed to download artifact: HTTP ${res.status}`);
+  if (!res.ok) throw new ReconcileFailure("ReadOperationFailed", `failed to download artifact: HTTP ${res.status}`);
   const data = Buffer.from(await res.arrayBuffer());
   if (digestOf(data) !== artifact.digest)
-    throw new ChartFailure("ReadOperationFailed", `artifact ${artifact.path} does not match its digest`);
+    throw new ReconcileFailure("ReadOperationFailed", `artifact ${artifact.path} does not match its digest`);
   return data;
 }
 
 function unpack(data: Buffer, dir: string): void {
   for (const e of readTarball(data)) {
     const target = normalize(join(dir, e.path));
-    if (!target.startsWith(dir + sep)) throw new ChartFailure("Failed", `artifact untar error: ${e.path} escapes`);
+    if (!target.startsWith(dir + sep)) throw new ReconcileFailure("Failed", `artifact untar error: ${e.path} escapes`);
     if (e.type === "directory") mkdirSync(target, { recursive: true });
     else {
       mkdirSync(dirname(target), { recursive: true });
@@ -54,11 +55,12 @@ export async function buildFromGitRepository(
     repo = await cluster.client.get<GitRepository>(`/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/gitrepositories/${name}`);
   } catch (err) {
     if (err instanceof NotFoundError)
-      throw new ChartFailure("SourceUnavailable", `failed to get source: GitRepository '${name}' not found`);
+      throw new ReconcileFailure("SourceUnavailable", `failed to get source: GitRepository '${name}' not found`);
     throw err;
   }
   const source = repo.status?.artifact;
-  if (!source) throw new ChartFailure("NoSourceArtifact", `no artifact available for GitRepository source '${name}'`);
+  if (!source)
+    throw new ReconcileFailure("NoSourceArtifact", `no artifact available for GitRepository source '${name}'`);
   const work = makeWorkDir("chart-");
   try {
     const root = join(work, "source");

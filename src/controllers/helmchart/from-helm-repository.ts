@@ -16,7 +16,8 @@ import { packageChart } from "../../sources/helm/package.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
-import { buildFailure, type ChartBuild, ChartFailure, withMetadata } from "./build.js";
+import { ReconcileFailure } from "../kit/failure.js";
+import { buildFailure, type ChartBuild, withMetadata } from "./build.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { repositoryTls } from "../../sources/helm/tls.js";
 
@@ -52,14 +53,14 @@ export async function buildFromHelmRepository(
     );
   } catch (err) {
     if (err instanceof NotFoundError)
-      throw new ChartFailure(
+      throw new ReconcileFailure(
         "SourceUnavailable",
         `failed to get source: HelmRepository '${chart.spec.sourceRef.name}' not found`,
       );
     throw err;
   }
   if (!repo.status?.artifact)
-    throw new ChartFailure(
+    throw new ReconcileFailure(
       "NoSourceArtifact",
       `no artifact available for HelmRepository source '${repo.metadata.name}'`,
     );
@@ -70,7 +71,7 @@ export async function buildFromHelmRepository(
   try {
     entry = selectChartVersion(index, chart.spec.chart, chart.spec.version ?? "*");
   } catch (err) {
-    throw new ChartFailure(
+    throw new ReconcileFailure(
       "ChartPullError",
       `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message}`,
     );
@@ -98,7 +99,7 @@ export async function buildFromHelmRepository(
     tls,
   );
   if (entry.digest && createHash("sha256").update(data).digest("hex") !== entry.digest)
-    throw new ChartFailure(
+    throw new ReconcileFailure(
       "ChartPullError",
       `chart ${chart.spec.chart}-${entry.version} digest does not match the repository index`,
     );
