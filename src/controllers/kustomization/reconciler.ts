@@ -33,8 +33,6 @@ import { impersonationHint, targetCluster } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
 
-export { SOURCE_INDEX, sourceIndex, sourceWatch } from "./source-watch.js";
-
 export interface KustomizationControllerOptions {
   /** Flux's --no-cross-namespace-refs. */
   noCrossNamespaceRefs?: boolean;
