@@ -76,7 +76,7 @@ export class GitRepositoryReconciler implements Reconciler {
     if (conditions.some((c) => c.type === "SourceVerified" && c.status === "False"))
       conditions = removeCondition(conditions, "SourceVerified");
     const generation = obj.metadata.generation;
-    const previous = obj.status?.artifact && this.storage.exists(obj.status.artifact) ? obj.status.artifact : undefined;
+    const previous = this.objects.storedArtifact(obj);
     const status: Record<string, unknown> = { ...obj.status };
     const timing = { intervalMs: parseDuration(obj.spec.interval) };
     let outcome: Success;

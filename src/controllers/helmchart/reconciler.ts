@@ -39,8 +39,7 @@ export class HelmChartReconciler implements Reconciler {
     const generation = chart.metadata.generation;
     const conditions = chart.status?.conditions ?? [];
     const timing = { intervalMs: parseDuration(chart.spec.interval) };
-    const previous =
-      chart.status?.artifact && this.storage.exists(chart.status.artifact) ? chart.status.artifact : undefined;
+    const previous = this.objects.storedArtifact(chart);
     let build: ChartBuild;
     try {
       const kind = chart.spec.sourceRef.kind;

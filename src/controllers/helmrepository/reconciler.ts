@@ -55,8 +55,7 @@ export class HelmRepositoryReconciler implements Reconciler {
     const timing = { intervalMs: repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000 };
     const generation = repo.metadata.generation;
     const conditions = repo.status?.conditions ?? [];
-    const previous =
-      repo.status?.artifact && this.storage.exists(repo.status.artifact) ? repo.status.artifact : undefined;
+    const previous = this.objects.storedArtifact(repo);
     let artifact = previous;
     let outcome: Success;
     try {
