@@ -5,8 +5,6 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fluxCrds } from "../api/flux-crds.js";
-import { KUSTOMIZE_GROUP } from "../api/kustomize/kustomization.js";
-import { SOURCE_GROUP } from "../api/source/git-repository.js";
 import { setDefaultRateLimit } from "../kube/client.js";
 import { Cluster } from "../kube/cluster.js";
 import type { ClusterEndpoint } from "../kube/kubeconfig.js";
@@ -19,12 +17,11 @@ import { startProbesServer } from "../runtime/probes-server.js";
 import { startArtifactServer } from "../sources/artifact/server.js";
 import { Storage } from "../sources/artifact/storage.js";
 import { SourceFetcher } from "../sources/consumer.js";
-import { INCLUDE_INDEX, includeIndex, includeWatch } from "./gitrepository/includes.js";
-import { GitRepositoryReconciler } from "./gitrepository/reconciler.js";
-import { HelmChartReconciler } from "./helmchart/reconciler.js";
-import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "./helmchart/watch.js";
-import { HelmRepositoryReconciler } from "./helmrepository/reconciler.js";
-import { KustomizationReconciler, SOURCE_INDEX, sourceIndex, sourceWatch } from "./kustomization/reconciler.js";
+import { gitRepositoryController } from "./gitrepository/setup.js";
+import { helmChartController } from "./helmchart/setup.js";
+import { helmRepositoryController } from "./helmrepository/setup.js";
+import { type ControllerDeps, type ControllerSetup, createController } from "./kit/setup.js";
+import { kustomizationController } from "./kustomization/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
@@ -63,7 +60,13 @@ export interface RunningManager {
   stop(): Promise<void>;
 }
 
-const GROUPS = { source: SOURCE_GROUP, ks: KUSTOMIZE_GROUP };
+/** The controllers this process runs, started in this order (sources before their consumers). */
+export const CONTROLLERS: ControllerSetup[] = [
+  gitRepositoryController,
+  helmRepositoryController,
+  helmChartController,
+  kustomizationController,
+];
 
 export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   setDefaultRateLimit({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
@@ -90,54 +93,20 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     const storage = new Storage(o.storagePath, "");
     artifactServer = await startArtifactServer(storage, o.storageHost, o.storagePort);
     (storage as { baseUrl: string }).baseUrl = o.storageAdvertisedAddress ?? artifactServer.url;
-    const events = new EventRecorder(cluster.client, "flotilla-controller", o.log);
-    const common = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
-    const kind = (group: string, k: string) => ({ group, version: "v1", kind: k });
-    const fetcher = new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache"));
-    const ks = new Controller({
-      ...common,
-      name: "kustomization",
-      kind: kind(GROUPS.ks, "Kustomization"),
-      watches: [sourceWatch("GitRepository")],
-      reconciler: new KustomizationReconciler(cluster, fetcher, events, {
+    const deps: ControllerDeps = {
+      cluster,
+      storage,
+      events: new EventRecorder(cluster.client, "flotilla-controller", o.log),
+      sources: new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache")),
+      flags: {
         noCrossNamespaceRefs: o.noCrossNamespaceRefs,
         defaultServiceAccount: o.defaultServiceAccount,
         requeueDependencyMs: o.requeueDependencyMs,
         strictSubstitutions: o.strictSubstitutions ?? true,
-      }),
-    });
-    ks.informer.addIndex(SOURCE_INDEX, sourceIndex);
-    // Sources are read from the informer that watches them, as controller-runtime's cached client does.
-    fetcher.useCache((k, name, ns) => ks.cachedWatched(GROUPS.source, k, name, ns));
-    const git = new Controller({
-      ...common,
-      name: "gitrepository",
-      kind: kind(GROUPS.source, "GitRepository"),
-      watches: [includeWatch()],
-      reconciler: new GitRepositoryReconciler(cluster, storage, events, { requeueDependencyMs: o.requeueDependencyMs }),
-    });
-    git.informer.addIndex(INCLUDE_INDEX, includeIndex);
-    const chartReconciler = new HelmChartReconciler(cluster, storage, events);
-    const charts = new Controller({
-      ...common,
-      name: "helmchart",
-      kind: kind(GROUPS.source, "HelmChart"),
-      watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
-      reconciler: chartReconciler,
-    });
-    charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
-    chartReconciler.sources.useCache((k, name, ns) => charts.cachedWatched(GROUPS.source, k, name, ns));
-    controllers = [
-      git,
-      new Controller({
-        ...common,
-        name: "helmrepository",
-        kind: kind(GROUPS.source, "HelmRepository"),
-        reconciler: new HelmRepositoryReconciler(cluster, storage, events),
-      }),
-      charts,
-      ks,
-    ];
+      },
+    };
+    const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
+    controllers = CONTROLLERS.map((setup) => createController(setup, deps, shared));
     for (const c of controllers) await c.start();
     o.log.info("controllers started", { artifactServer: artifactServer.url, identity });
   };

@@ -1,11 +1,14 @@
 // A source reconciler's object: read through ReconciledObjects; on deletion its artifacts are
-// removed and the finalizer dropped; otherwise the finalizer is added.
+// removed and the finalizer dropped; otherwise the finalizer is added. Its last artifact counts only
+// while storage still holds it intact.
 import type { Cluster } from "../kube/cluster.js";
 import type { KubeObject } from "../kube/object.js";
-import type { Storage } from "../sources/artifact/storage.js";
-import { ReconciledObjects } from "./reconciled-objects.js";
+import type { Artifact, Storage } from "../sources/artifact/storage.js";
+import { ReconciledObjects } from "./kit/objects.js";
 
-export class SourceObjects<T extends KubeObject> extends ReconciledObjects<T> {
+type Source = KubeObject & { status?: { artifact?: Artifact } };
+
+export class SourceObjects<T extends Source> extends ReconciledObjects<T> {
   constructor(
     cluster: Cluster,
     private readonly storage: Storage,
@@ -23,5 +26,11 @@ export class SourceObjects<T extends KubeObject> extends ReconciledObjects<T> {
       return undefined;
     }
     return this.addFinalizer(obj, path);
+  }
+
+  /** status.artifact when storage holds it with its digest, else undefined (it is built again). */
+  storedArtifact(obj: T): Artifact | undefined {
+    const artifact = obj.status?.artifact;
+    return artifact && this.storage.exists(artifact) ? artifact : undefined;
   }
 }

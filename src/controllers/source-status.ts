@@ -1,54 +1,51 @@
-// Shared by the source reconcilers: the finalizer, and Flux's Ready summary of success and failure
-// (reading objects and writing status: source-objects.ts).
-import { type Condition, READY, setCondition } from "../runtime/conditions.js";
+// Shared by the source reconcilers: the finalizer, and the conditions Flux's source-controller sets
+// next to Ready (which the kit sets: kit/outcome.ts) — ArtifactInStorage on success, the
+// negative-polarity condition naming the failing step on failure.
+import { type Condition, setCondition } from "../runtime/conditions.js";
+import type { ReconcileFailure } from "./kit/failure.js";
 
 export const SOURCE_FINALIZER = "finalizers.fluxcd.io";
-const CLEARED_ON_SUCCESS = [
+const FAILURE_CONDITIONS = [
   "FetchFailed",
   "IncludeUnavailable",
   "ArtifactOutdated",
   "StorageOperationFailed",
   "BuildFailed",
-  "Reconciling",
-  "Stalled",
 ];
 
-export function succeeded(
+/** ArtifactInStorage=True with the success's reason and message; the failure conditions cleared. */
+export function artifactStored(
   conditions: Condition[] | undefined,
   generation: number | undefined,
   reason: string,
   message: string,
 ): Condition[] {
-  let out = (conditions ?? []).filter((c) => !CLEARED_ON_SUCCESS.includes(c.type));
-  out = setCondition(out, {
+  const out = (conditions ?? []).filter((c) => !FAILURE_CONDITIONS.includes(c.type));
+  return setCondition(out, {
     type: "ArtifactInStorage",
     status: "True",
     reason,
     message,
     observedGeneration: generation,
   });
-  return setCondition(out, { type: READY, status: "True", reason, message, observedGeneration: generation });
 }
 
 /**
- * Ready=False with the failure's reason, and the negative-polarity condition that names the failing
- * step (FetchFailed by default; IncludeUnavailable, StorageOperationFailed, BuildFailed...) set True.
+ * The condition naming the failing step (FetchFailed by default; IncludeUnavailable,
+ * StorageOperationFailed, BuildFailed...) set True with the failure's reason and message.
  * SourceVerified is the exception: it is bipolar, so a failed verification sets it False.
  */
-export function failed(
+export function failedStep(
   conditions: Condition[] | undefined,
   generation: number | undefined,
-  reason: string,
-  message: string,
-  conditionType = "FetchFailed",
+  failure: ReconcileFailure,
 ): Condition[] {
-  const status = conditionType === "SourceVerified" ? "False" : "True";
-  const out = setCondition(conditions ?? [], {
-    type: conditionType,
-    status,
-    reason,
-    message,
+  const type = failure.condition ?? "FetchFailed";
+  return setCondition(conditions ?? [], {
+    type,
+    status: type === "SourceVerified" ? "False" : "True",
+    reason: failure.reason,
+    message: failure.message,
     observedGeneration: generation,
   });
-  return setCondition(out, { type: READY, status: "False", reason, message, observedGeneration: generation });
 }

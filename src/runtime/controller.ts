@@ -29,6 +29,11 @@ export interface ReconcileContext {
 export interface Result {
   /** Reconcile again after this many milliseconds (jitter is added). */
   requeueAfterMs?: number;
+  /**
+   * The reconcile failed and the reconciler has reported it (status, event, log): retry with the
+   * per-key backoff as after a thrown error, without logging it a second time.
+   */
+  backoff?: boolean;
 }
 
 export interface Reconciler {
@@ -168,13 +173,18 @@ export class Controller {
       try {
         const cached = this.informer.get(objName, namespace || undefined);
         const result = await reconciler.reconcile({ namespace, name: objName }, { log, reconcileID, cached });
-        this.queue.forget(key);
-        if (result?.requeueAfterMs) this.queue.addAfter(key, withJitter(result.requeueAfterMs, this.options.jitterPct));
+        if (result?.backoff) {
+          outcome = "error";
+          this.retryWithBackoff(key);
+        } else {
+          this.queue.forget(key);
+          if (result?.requeueAfterMs)
+            this.queue.addAfter(key, withJitter(result.requeueAfterMs, this.options.jitterPct));
+        }
       } catch (err) {
         outcome = "error";
         log.error("Reconciler error", { error: (err as Error).message });
-        this.queue.addRateLimited(key);
-        metrics?.queueRetries.inc({ name });
+        this.retryWithBackoff(key);
       } finally {
         const seconds = (performance.now() - started) / 1000;
         metrics?.reconcileDuration.observe({ kind: this.options.kind.kind, name: objName, namespace }, seconds);
@@ -184,6 +194,11 @@ export class Controller {
         metrics?.queueDepth.set({ name }, this.queue.depth);
       }
     }
+  }
+
+  private retryWithBackoff(key: string): void {
+    this.queue.addRateLimited(key);
+    this.options.metrics?.queueRetries.inc({ name: this.options.name });
   }
 
   /** Stops taking work and waits for reconciles in flight. */

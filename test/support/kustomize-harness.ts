@@ -7,18 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/kustomization.js";
 import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
-import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
-import {
-  type KustomizationControllerOptions,
-  KustomizationReconciler,
-  SOURCE_INDEX,
-  sourceIndex,
-  sourceWatch,
-} from "../../src/controllers/kustomization/reconciler.js";
+import { gitRepositoryController } from "../../src/controllers/gitrepository/setup.js";
+import { type ControllerFlags, type ControllerSetup, createController } from "../../src/controllers/kit/setup.js";
+import { kustomizationController } from "../../src/controllers/kustomization/setup.js";
 import type { Cluster } from "../../src/kube/cluster.js";
 import type { KubeObject } from "../../src/kube/object.js";
 import type { Condition } from "../../src/runtime/conditions.js";
-import { Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";
@@ -63,42 +58,32 @@ export interface KustomizeHarness extends KustomizationsIn {
 }
 
 export async function startKustomizeHarness(
-  options: KustomizationControllerOptions & { prefix?: string } = {},
+  options: ControllerFlags & { prefix?: string } = {},
 ): Promise<KustomizeHarness> {
+  const { prefix, ...flags } = options;
   const mgmt = planeCluster("management");
   const log = createLogger({ level: "error", write: () => {} });
   for (const crd of [gitRepositoryCrd(), kustomizationCrd()])
     await mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
   await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 10_000);
   await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 10_000);
-  const ns = await testNamespace(mgmt.client, options.prefix ?? "ks");
+  const ns = await testNamespace(mgmt.client, prefix ?? "ks");
   const git: GitHttpServer = await startGitHttpServer();
   const repo = await git.createRepo("platform");
   await repo.commit({ "README.md": "platform\n" }, "init");
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
-  const events = new EventRecorder(mgmt.client, "kustomize-controller", log);
-  const fetcher = new SourceFetcher(mgmt.client, mkdtempSync(join(tmpdir(), "flotilla-sources-")));
-  const controllers = [
-    new Controller({
-      name: "gitrepository",
-      kind: { group: G.source, version: "v1", kind: "GitRepository" },
-      cluster: mgmt,
-      log,
-      reconciler: new GitRepositoryReconciler(mgmt, storage, events),
-    }),
-    new Controller({
-      name: "kustomization",
-      kind: { group: G.ks, version: "v1", kind: "Kustomization" },
-      cluster: mgmt,
-      log,
-      concurrency: 4,
-      reconciler: new KustomizationReconciler(mgmt, fetcher, events, { requeueDependencyMs: 1000, ...options }),
-      watches: [sourceWatch("GitRepository")],
-    }),
-  ];
-  controllers[1]!.informer.addIndex(SOURCE_INDEX, sourceIndex);
+  // The two controllers as the manager sets them up, with Flux's flags as the test file asks.
+  const deps = {
+    cluster: mgmt,
+    storage,
+    events: new EventRecorder(mgmt.client, "kustomize-controller", log),
+    sources: new SourceFetcher(mgmt.client, mkdtempSync(join(tmpdir(), "flotilla-sources-"))),
+    flags: { requeueDependencyMs: 1000, ...flags },
+  };
+  const setups: ControllerSetup<typeof deps>[] = [gitRepositoryController, kustomizationController];
+  const controllers = setups.map((setup) => createController(setup, deps, { cluster: mgmt, log, concurrency: 4 }));
   for (const c of controllers) await c.start();
   const createSource = (namespace: string) =>
     mgmt.client.create(`/apis/${G.source}/v1/namespaces/${namespace}/gitrepositories`, {

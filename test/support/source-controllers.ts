@@ -6,15 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GitRepository, gitRepositoryCrd, SOURCE_GROUP } from "../../src/api/source/git-repository.js";
 import { helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
-import { INCLUDE_INDEX, includeIndex, includeWatch } from "../../src/controllers/gitrepository/includes.js";
-import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";
-import { HelmChartReconciler } from "../../src/controllers/helmchart/reconciler.js";
-import { HelmRepositoryReconciler } from "../../src/controllers/helmrepository/reconciler.js";
-import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "../../src/controllers/helmchart/watch.js";
+import { gitRepositoryController } from "../../src/controllers/gitrepository/setup.js";
+import { helmChartController } from "../../src/controllers/helmchart/setup.js";
+import { helmRepositoryController } from "../../src/controllers/helmrepository/setup.js";
+import { createController } from "../../src/controllers/kit/setup.js";
 import type { Cluster } from "../../src/kube/cluster.js";
 import type { KubeObject } from "../../src/kube/object.js";
 import type { Condition } from "../../src/runtime/conditions.js";
-import { Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";
@@ -51,44 +50,21 @@ export async function startSourceControllers(
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
-  const events = new EventRecorder(cluster.client, "source-controller", log);
-  const git = new Controller({
-    name: "gitrepository",
-    kind: kind("GitRepository"),
+  const deps = {
     cluster,
-    log,
-    namespace: ns,
-    concurrency: 2,
-    watches: [includeWatch()],
-    reconciler: new GitRepositoryReconciler(cluster, storage, events, {
-      requeueDependencyMs: opts.requeueDependencyMs,
+    storage,
+    events: new EventRecorder(cluster.client, "source-controller", log),
+    flags: { requeueDependencyMs: opts.requeueDependencyMs },
+  };
+  const setups = [gitRepositoryController, ...(opts.helm ? [helmChartController, helmRepositoryController] : [])];
+  const controllers = setups.map((setup) =>
+    createController(setup, deps, {
+      cluster,
+      log,
+      namespace: ns,
+      concurrency: setup === gitRepositoryController ? 2 : undefined,
     }),
-  });
-  git.informer.addIndex(INCLUDE_INDEX, includeIndex);
-  const controllers = [git];
-  if (opts.helm) {
-    const chartReconciler = new HelmChartReconciler(cluster, storage, events);
-    const charts = new Controller({
-      name: "helmchart",
-      kind: kind("HelmChart"),
-      cluster,
-      log,
-      namespace: ns,
-      watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
-      reconciler: chartReconciler,
-    });
-    charts.informer.addIndex(CHART_SOURCE_INDEX, chartSourceIndex);
-    chartReconciler.sources.useCache((k, name, namespace) => charts.cachedWatched(SOURCE_GROUP, k, name, namespace));
-    const repositories = new Controller({
-      name: "helmrepository",
-      kind: kind("HelmRepository"),
-      cluster,
-      log,
-      namespace: ns,
-      reconciler: new HelmRepositoryReconciler(cluster, storage, events),
-    });
-    controllers.push(charts, repositories);
-  }
+  );
   for (const c of controllers) await c.start();
 
   const base = (plural: string) => `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/${plural}`;

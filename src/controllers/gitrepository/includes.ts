@@ -14,7 +14,7 @@ import { extractTarball } from "../../sources/artifact/extract.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Artifact, Storage } from "../../sources/artifact/storage.js";
 import type { TarEntry } from "../../sources/artifact/tarball.js";
-import { SourceFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 
 export type Include = NonNullable<GitRepository["spec"]["include"]>[number];
 
@@ -34,15 +34,14 @@ export async function resolveIncludes(
       );
     } catch (err) {
       const detail = err instanceof NotFoundError ? `GitRepository '${name}' not found` : (err as Error).message;
-      throw new SourceFailure(
-        "NotFound",
-        `could not get resource for include '${name}': ${detail}`,
-        "IncludeUnavailable",
-        { retryAfterMs },
-      );
+      throw new ReconcileFailure("NotFound", `could not get resource for include '${name}': ${detail}`, {
+        condition: "IncludeUnavailable",
+        retryAfterMs,
+      });
     }
     if (!dep.status?.artifact)
-      throw new SourceFailure("NoArtifact", `no artifact available for include '${name}'`, "IncludeUnavailable", {
+      throw new ReconcileFailure("NoArtifact", `no artifact available for include '${name}'`, {
+        condition: "IncludeUnavailable",
         retryAfterMs,
       });
     out.push(dep.status.artifact);
@@ -64,16 +63,16 @@ export async function copyIncludes(
     const name = incl.repository.name;
     const to = normalize(join(dir, toPathOf(incl)));
     if (to !== dir && !to.startsWith(dir + sep))
-      throw new SourceFailure(
+      throw new ReconcileFailure(
         "IllegalPath",
         `path calculation for include '${name}' failed: '${incl.toPath}' is outside the artifact`,
-        "StorageOperationFailed",
+        { condition: "StorageOperationFailed" },
       );
     const fail = (why: string) =>
-      new SourceFailure(
+      new ReconcileFailure(
         "CopyFailure",
         `failed to copy '${name}' include from ${incl.fromPath ?? ""} to ${toPathOf(incl)}: ${why}`,
-        "StorageOperationFailed",
+        { condition: "StorageOperationFailed" },
       );
     const from = clean(incl.fromPath);
     // Files only (directories come with them), re-rooted at fromPath; a file named by fromPath keeps its name.

@@ -1,7 +1,7 @@
 // spec.proxySecretRef for git: the proxy (and its credentials) as configuration for this server only.
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
-import { SourceFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 
 /**
  * spec.proxySecretRef (keys address, username, password) as git's http.proxy for this server:
@@ -10,12 +10,12 @@ import { SourceFailure } from "./failure.js";
 export async function proxyConfig(client: KubeClient, obj: GitRepository, scheme: string, origin: string) {
   if (!obj.spec.proxySecretRef) return [];
   const ref = `${obj.metadata.namespace}/${obj.spec.proxySecretRef.name}`;
-  const fail = (why: string) => new SourceFailure("AuthenticationFailed", `failed to configure proxy options: ${why}`);
+  const fail = (why: string) =>
+    new ReconcileFailure("AuthenticationFailed", `failed to configure proxy options: ${why}`);
   if (scheme === "ssh")
-    throw new SourceFailure(
+    throw new ReconcileFailure(
       "UnsupportedProxy",
       "spec.proxySecretRef is not supported for ssh:// URLs yet: only http(s) URLs can be proxied",
-      "FetchFailed",
       { stalled: true },
     );
   let data: Record<string, string>;

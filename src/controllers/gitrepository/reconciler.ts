@@ -7,24 +7,20 @@ import { existsSync, lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { type Condition, REASONS, removeCondition, setCondition, STALLED } from "../../runtime/conditions.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import { type Condition, REASONS, removeCondition, setCondition } from "../../runtime/conditions.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Artifact, Storage } from "../../sources/artifact/storage.js";
 import { createTarball } from "../../sources/artifact/tarball.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseDuration } from "../../util/duration.js";
+import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { Finisher } from "../kit/finish.js";
+import type { Success } from "../kit/outcome.js";
 import { SourceObjects } from "../source-objects.js";
-import { failed, succeeded } from "../source-status.js";
+import { artifactStored, failedStep } from "../source-status.js";
 import { contentConfigChanged, verifyMode } from "./content-config.js";
-import { SourceFailure } from "./failure.js";
 import { copyIncludes, resolveIncludes } from "./includes.js";
 import { checkoutRemote, openRemote, resolveRemote } from "./remote.js";
 import { verifyCheckout } from "./verify.js";
@@ -35,23 +31,34 @@ export interface GitRepositoryReconcilerOptions {
   requeueDependencyMs?: number;
 }
 
-interface Outcome {
+interface Built {
   artifact?: Artifact;
   includes: Artifact[];
   subject: string;
   verified?: string;
 }
 
+const newArtifactEvent = (built: Built) => ({
+  reason: "NewArtifact",
+  message: `stored artifact for commit '${built.subject}'`,
+  annotations: {
+    [`${SOURCE_GROUP}/revision`]: built.artifact!.revision,
+    [`${SOURCE_GROUP}/digest`]: built.artifact!.digest,
+  },
+});
+
 export class GitRepositoryReconciler implements Reconciler {
   private readonly objects: SourceObjects<GitRepository>;
+  private readonly finisher: Finisher<GitRepository>;
 
   constructor(
     private readonly cluster: Cluster,
     readonly storage: Storage,
-    private readonly events: EventRecorder,
+    events: EventRecorder,
     private readonly options: GitRepositoryReconcilerOptions = {},
   ) {
     this.objects = new SourceObjects(cluster, storage);
+    this.finisher = new Finisher(this.objects, events);
   }
 
   private path(ns: string, name: string): string {
@@ -63,86 +70,54 @@ export class GitRepositoryReconciler implements Reconciler {
     const dir = this.storage.objectDir("GitRepository", req.namespace, req.name);
     const obj = await this.objects.prepare(path, dir, ctx.cached);
     if (!obj) return;
-    if (obj.spec.suspend) {
-      ctx.log.info("reconciliation is suspended for this object");
-      return;
-    }
+    if (obj.spec.suspend) return this.finisher.suspended(obj, path, ctx);
     let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
     // A failed verification is worked out again; a successful one stands for the stored artifact.
     if (conditions.some((c) => c.type === "SourceVerified" && c.status === "False"))
       conditions = removeCondition(conditions, "SourceVerified");
     const generation = obj.metadata.generation;
-    const previous = obj.status?.artifact && this.storage.exists(obj.status.artifact) ? obj.status.artifact : undefined;
-    const status: Record<string, unknown> = {
-      ...obj.status,
-      lastHandledReconcileAt: obj.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? obj.status?.lastHandledReconcileAt,
-    };
+    const previous = this.objects.storedArtifact(obj);
+    const status: Record<string, unknown> = { ...obj.status };
+    const timing = { intervalMs: parseDuration(obj.spec.interval) };
+    let outcome: Success;
     try {
-      const outcome = await this.build(obj, previous, ctx);
-      if (outcome.artifact) {
+      const built = await this.build(obj, previous, ctx);
+      if (built.artifact) {
         Object.assign(status, {
-          artifact: outcome.artifact,
-          includedArtifacts: obj.spec.include?.length ? outcome.includes : null,
+          artifact: built.artifact,
+          includedArtifacts: obj.spec.include?.length ? built.includes : null,
           observedInclude: obj.spec.include?.length ? obj.spec.include : null,
           observedIgnore: obj.spec.ignore ?? null,
           observedRecurseSubmodules: obj.spec.recurseSubmodules ?? null,
           observedSparseCheckout: obj.spec.sparseCheckout?.length ? obj.spec.sparseCheckout : null,
           sourceVerificationMode: verifyMode(obj) ?? null,
         });
-        this.storage.garbageCollect(dir, outcome.artifact.path);
+        this.storage.garbageCollect(dir, built.artifact.path);
       } else status.artifact = previous;
-      if (outcome.verified)
+      if (built.verified)
         conditions = setCondition(conditions, {
           type: "SourceVerified",
           status: "True",
           reason: REASONS.succeeded,
-          message: outcome.verified,
+          message: built.verified,
           observedGeneration: generation,
         });
       else if (!verifyMode(obj)) conditions = removeCondition(conditions, "SourceVerified");
       const message = `stored artifact for revision '${(status.artifact as Artifact).revision}'`;
-      conditions = succeeded(conditions, generation, REASONS.succeeded, message);
-      await this.objects.patchStatus(obj, path, { ...status, conditions, observedGeneration: generation });
-      if (outcome.artifact && outcome.artifact.digest !== previous?.digest) {
-        await this.events.record(obj, "Normal", "NewArtifact", `stored artifact for commit '${outcome.subject}'`, {
-          [`${SOURCE_GROUP}/revision`]: outcome.artifact.revision,
-          [`${SOURCE_GROUP}/digest`]: outcome.artifact.digest,
-        });
-      }
-      return { requeueAfterMs: parseDuration(obj.spec.interval) };
+      conditions = artifactStored(conditions, generation, REASONS.succeeded, message);
+      const isNew = built.artifact && built.artifact.digest !== previous?.digest;
+      outcome = { reason: REASONS.succeeded, message, event: isNew ? newArtifactEvent(built) : undefined };
     } catch (err) {
-      const failure =
-        err instanceof SourceFailure
-          ? err
-          : new SourceFailure(REASONS.failed, maskUrlCredentials((err as Error).message), "FetchFailed");
-      conditions = failed(conditions, generation, failure.reason, failure.message, failure.condition);
-      conditions = failure.options.stalled
-        ? setCondition(conditions, {
-            type: STALLED,
-            status: "True",
-            reason: failure.reason,
-            message: failure.message,
-            observedGeneration: generation,
-          })
-        : removeCondition(conditions, STALLED);
-      await this.objects.patchStatus(obj, path, {
-        ...status,
-        artifact: previous,
-        conditions,
-        observedGeneration: generation,
-      });
-      if (failure.options.retryAfterMs) {
-        ctx.log.info(failure.message);
-        return { requeueAfterMs: failure.options.retryAfterMs };
-      }
-      await this.events.record(obj, "Warning", failure.reason, failure.message);
-      if (failure.options.stalled) return; // only a spec change can fix it
-      throw failure;
+      const failure = asFailure(err, (m) => new ReconcileFailure(REASONS.failed, maskUrlCredentials(m)));
+      conditions = failedStep(conditions, generation, failure);
+      const report = { outcome: failure, conditions, status: { ...status, artifact: previous }, timing };
+      return this.finisher.finish(obj, path, ctx, report);
     }
+    return this.finisher.finish(obj, path, ctx, { outcome, conditions, status, timing });
   }
 
   /** Resolves and, when the revision or the content settings changed, fetches and stores. */
-  private async build(obj: GitRepository, previous: Artifact | undefined, ctx: ReconcileContext): Promise<Outcome> {
+  private async build(obj: GitRepository, previous: Artifact | undefined, ctx: ReconcileContext): Promise<Built> {
     const work = makeWorkDir("git-");
     try {
       const remote = await openRemote(this.cluster.client, obj, work);
@@ -164,7 +139,7 @@ export class GitRepositoryReconciler implements Reconciler {
       });
       for (const d of obj.spec.sparseCheckout ?? []) {
         if (!existsSync(join(checkoutDir, d)) || !lstatSync(join(checkoutDir, d)).isDirectory())
-          throw new SourceFailure(
+          throw new ReconcileFailure(
             "GitOperationFailed",
             `failed to sparse checkout directories : sparse checkout dir '${d}' does not exist in repository`,
           );

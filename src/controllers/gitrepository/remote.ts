@@ -14,7 +14,7 @@ import {
 import { GitCommandError, runGit } from "../../sources/git/git-cli.js";
 import { parseLsRemote, RefNotFoundError, type ResolvedRef, resolveRef } from "../../sources/git/refs.js";
 import { parseDuration } from "../../util/duration.js";
-import { SourceFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 import { addConfig, proxyConfig } from "./proxy.js";
 
 export interface Remote {
@@ -32,7 +32,7 @@ async function secretData(client: KubeClient, obj: GitRepository) {
     );
     return secret.data ?? {};
   } catch (err) {
-    throw new SourceFailure(
+    throw new ReconcileFailure(
       "AuthenticationFailed",
       `failed to get secret '${ref}': ${(err as Error).message.replace(/^[^:]+: /, "")}`,
     );
@@ -50,7 +50,7 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
     scheme = parsed.protocol.replace(/:$/, "");
     origin = `${parsed.protocol}//${parsed.host}/`;
   } catch (err) {
-    throw new SourceFailure("URLInvalid", `failed to parse url '${masked}': ${(err as Error).message}`, "FetchFailed", {
+    throw new ReconcileFailure("URLInvalid", `failed to parse url '${masked}': ${(err as Error).message}`, {
       stalled: true,
     });
   }
@@ -63,7 +63,7 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
     env = gitAuthEnv(scheme, auth, work, origin);
   } catch (err) {
     if (err instanceof GitAuthError)
-      throw new SourceFailure("AuthenticationFailed", `failed to configure authentication options: ${err.message}`);
+      throw new ReconcileFailure("AuthenticationFailed", `failed to configure authentication options: ${err.message}`);
     throw err;
   }
   addConfig(env, proxy);
@@ -77,7 +77,7 @@ export async function resolveRemote(remote: Remote, obj: GitRepository): Promise
     refs = parseLsRemote(await runGit(["ls-remote", remote.url], remote.git));
   } catch (err) {
     const reason = err instanceof GitCommandError && err.authFailure ? "AuthenticationFailed" : "GitOperationFailed";
-    throw new SourceFailure(
+    throw new ReconcileFailure(
       reason,
       `failed to checkout and determine revision: unable to list remote for '${remote.masked}': ${(err as Error).message}`,
     );
@@ -86,7 +86,7 @@ export async function resolveRemote(remote: Remote, obj: GitRepository): Promise
     return resolveRef(obj.spec.ref, refs);
   } catch (err) {
     if (err instanceof RefNotFoundError)
-      throw new SourceFailure(
+      throw new ReconcileFailure(
         "GitOperationFailed",
         `failed to checkout and determine revision: unable to clone '${remote.masked}': ${err.message}`,
       );
@@ -106,9 +106,9 @@ export async function checkoutRemote(
     const subject = (await runGit(["log", "-1", "--format=%s"], { ...remote.git, cwd: dir })).trim();
     return { commit, subject: [...subject].length > 50 ? `${[...subject].slice(0, 50).join("")}...` : subject };
   } catch (err) {
-    if (err instanceof SourceFailure) throw err;
+    if (err instanceof ReconcileFailure) throw err;
     const reason = err instanceof GitCommandError && err.authFailure ? "AuthenticationFailed" : "GitOperationFailed";
-    throw new SourceFailure(
+    throw new ReconcileFailure(
       reason,
       `failed to checkout and determine revision: ${maskUrlCredentials((err as Error).message)}`,
     );

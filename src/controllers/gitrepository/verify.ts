@@ -7,11 +7,11 @@ import { runGit } from "../../sources/git/git-cli.js";
 import type { ResolvedRef } from "../../sources/git/refs.js";
 import { SignatureError, verifySignature, withKeyring } from "../../sources/git/signatures.js";
 import { verifyMode } from "./content-config.js";
-import { SourceFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 import type { Remote } from "./remote.js";
 
 const fail = (reason: string, message: string, stalled = false) =>
-  new SourceFailure(reason, message, "SourceVerified", { stalled });
+  new ReconcileFailure(reason, message, { condition: "SourceVerified", stalled });
 
 async function publicKeys(client: KubeClient, obj: GitRepository): Promise<string[]> {
   const name = obj.spec.verify?.secretRef?.name ?? "";

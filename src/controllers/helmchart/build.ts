@@ -1,20 +1,9 @@
 // What a HelmChart build produces, whatever the source, and how Flux words it: the chart's name and
 // (possibly rewritten) version, the stored artifact, whether it was packaged here or pulled as is,
-// and the values files merged into it. Failures carry Flux's reason and the condition they set.
-import { FlotillaError } from "../../util/errors.js";
+// and the values files merged into it. Failures carry Flux's reason and the condition they set:
+// FetchFailed for source problems (the default), BuildFailed for the chart itself.
 import type { Artifact } from "../../sources/artifact/storage.js";
-
-export class ChartFailure extends FlotillaError {
-  override name = "ChartFailure";
-  constructor(
-    readonly reason: string,
-    message: string,
-    /** FetchFailed for source problems, BuildFailed for the chart itself. */
-    readonly condition: "FetchFailed" | "BuildFailed" = "FetchFailed",
-  ) {
-    super(message);
-  }
-}
+import { ReconcileFailure } from "../kit/failure.js";
 
 /** Flux's build error kinds: the reason, and the summary that prefixes the message. */
 export const BUILD_ERRORS = {
@@ -26,7 +15,9 @@ export const BUILD_ERRORS = {
 } as const;
 
 export const buildFailure = (kind: keyof typeof BUILD_ERRORS, err: unknown) =>
-  new ChartFailure(BUILD_ERRORS[kind][0], `${BUILD_ERRORS[kind][1]}: ${(err as Error).message}`, "BuildFailed");
+  new ReconcileFailure(BUILD_ERRORS[kind][0], `${BUILD_ERRORS[kind][1]}: ${(err as Error).message}`, {
+    condition: "BuildFailed",
+  });
 
 export interface ChartBuild {
   name: string;

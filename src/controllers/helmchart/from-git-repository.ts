@@ -17,7 +17,8 @@ import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
-import { buildFailure, type ChartBuild, ChartFailure } from "./build.js";
+import { ReconcileFailure } from "../kit/failure.js";
+import { buildFailure, type ChartBuild } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
@@ -26,8 +27,8 @@ async function unpackSource(storage: Storage, source: Artifact, root: string): P
   try {
     extractTarball(await fetchArtifact(source, { storage }), root);
   } catch (err) {
-    if (err instanceof UnsafeArchiveError) throw new ChartFailure("Failed", `artifact untar error: ${err.message}`);
-    if (err instanceof ArtifactError) throw new ChartFailure("ReadOperationFailed", err.message);
+    if (err instanceof UnsafeArchiveError) throw new ReconcileFailure("Failed", `artifact untar error: ${err.message}`);
+    if (err instanceof ArtifactError) throw new ReconcileFailure("ReadOperationFailed", err.message);
     throw err;
   }
 }
@@ -46,11 +47,12 @@ export async function buildFromGitRepository(
     repo = await sources.source<GitRepository>({ kind: "GitRepository", name }, ns);
   } catch (err) {
     if (err instanceof SourceNotFoundError)
-      throw new ChartFailure("SourceUnavailable", `failed to get source: GitRepository '${name}' not found`);
+      throw new ReconcileFailure("SourceUnavailable", `failed to get source: GitRepository '${name}' not found`);
     throw err;
   }
   const source = repo.status?.artifact;
-  if (!source) throw new ChartFailure("NoSourceArtifact", `no artifact available for GitRepository source '${name}'`);
+  if (!source)
+    throw new ReconcileFailure("NoSourceArtifact", `no artifact available for GitRepository source '${name}'`);
   const work = makeWorkDir("chart-");
   try {
     const root = join(work, "source");

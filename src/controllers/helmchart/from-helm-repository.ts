@@ -16,7 +16,8 @@ import { packageChart } from "../../sources/helm/package.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
-import { buildFailure, type ChartBuild, ChartFailure } from "./build.js";
+import { ReconcileFailure } from "../kit/failure.js";
+import { buildFailure, type ChartBuild } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { repositoryTls } from "../../sources/helm/tls.js";
@@ -48,14 +49,14 @@ export async function buildFromHelmRepository(
     repo = await sources.source<HelmRepository>({ kind: "HelmRepository", name: chart.spec.sourceRef.name }, ns);
   } catch (err) {
     if (err instanceof SourceNotFoundError)
-      throw new ChartFailure(
+      throw new ReconcileFailure(
         "SourceUnavailable",
         `failed to get source: HelmRepository '${chart.spec.sourceRef.name}' not found`,
       );
     throw err;
   }
   if (!repo.status?.artifact)
-    throw new ChartFailure(
+    throw new ReconcileFailure(
       "NoSourceArtifact",
       `no artifact available for HelmRepository source '${repo.metadata.name}'`,
     );
@@ -64,7 +65,7 @@ export async function buildFromHelmRepository(
   try {
     entry = selectChartVersion(index, chart.spec.chart, chart.spec.version ?? "*");
   } catch (err) {
-    throw new ChartFailure(
+    throw new ReconcileFailure(
       "ChartPullError",
       `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message}`,
     );
@@ -92,7 +93,7 @@ export async function buildFromHelmRepository(
     tls,
   );
   if (entry.digest && createHash("sha256").update(data).digest("hex") !== entry.digest)
-    throw new ChartFailure(
+    throw new ReconcileFailure(
       "ChartPullError",
       `chart ${chart.spec.chart}-${entry.version} digest does not match the repository index`,
     );

@@ -5,20 +5,16 @@
 import { SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
+import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { Finisher } from "../kit/finish.js";
 import { SourceObjects } from "../source-objects.js";
-import { failed, succeeded } from "../source-status.js";
-import { buildReason, buildSummary, ChartFailure } from "./build.js";
+import { artifactStored, failedStep } from "../source-status.js";
+import { buildReason, buildSummary, type ChartBuild } from "./build.js";
 import { buildFromGitRepository } from "./from-git-repository.js";
 import { buildFromHelmRepository } from "./from-helm-repository.js";
 
@@ -26,59 +22,60 @@ export class HelmChartReconciler implements Reconciler {
   private readonly objects: SourceObjects<HelmChart>;
   /** Source objects, read from the controller's informers once the manager hooks them up (useCache). */
   readonly sources: SourceFetcher;
+  private readonly finisher: Finisher<HelmChart>;
 
   constructor(
     private readonly cluster: Cluster,
     readonly storage: Storage,
-    private readonly events: EventRecorder,
+    events: EventRecorder,
   ) {
     this.objects = new SourceObjects(cluster, storage);
     this.sources = new SourceFetcher(cluster.client);
+    this.finisher = new Finisher(this.objects, events);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmcharts/${req.name}`;
     const dir = this.storage.objectDir("HelmChart", req.namespace, req.name);
     const chart = await this.objects.prepare(path, dir, ctx.cached);
-    if (!chart || chart.spec.suspend) return;
+    if (!chart) return;
+    if (chart.spec.suspend) return this.finisher.suspended(chart, path, ctx);
     const generation = chart.metadata.generation;
-    const base = {
-      lastHandledReconcileAt:
-        chart.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? chart.status?.lastHandledReconcileAt,
-    };
-    const previous =
-      chart.status?.artifact && this.storage.exists(chart.status.artifact) ? chart.status.artifact : undefined;
+    const conditions = chart.status?.conditions ?? [];
+    const timing = { intervalMs: parseDuration(chart.spec.interval) };
+    const previous = this.objects.storedArtifact(chart);
+    let build: ChartBuild;
     try {
       const kind = chart.spec.sourceRef.kind;
+      // Only a spec change can help (Flux: Stalled, UnsupportedSourceKind).
       if (kind !== "HelmRepository" && kind !== "GitRepository")
-        throw new ChartFailure("UnsupportedSourceKind", `source kind '${kind}' is not supported yet`);
-      const build =
+        throw new ReconcileFailure("UnsupportedSourceKind", `source kind '${kind}' is not supported yet`, {
+          stalled: true,
+        });
+      build =
         kind === "HelmRepository"
           ? await buildFromHelmRepository(this.cluster, this.storage, this.sources, chart, previous)
           : await buildFromGitRepository(this.cluster, this.storage, this.sources, chart, previous);
-      const message = buildSummary(build);
-      await this.objects.patchStatus(chart, path, {
-        ...base,
+    } catch (err) {
+      const failure = asFailure(err, (m) => new ReconcileFailure("ChartPullError", m));
+      const report = {
+        conditions: failedStep(conditions, generation, failure),
+        status: { artifact: previous },
+        timing,
+      };
+      return this.finisher.finish(chart, path, ctx, { ...report, outcome: failure });
+    }
+    const [reason, message] = [buildReason(build), buildSummary(build)];
+    return this.finisher.finish(chart, path, ctx, {
+      outcome: { reason, message, event: build.isNew ? { reason, message } : undefined },
+      conditions: artifactStored(conditions, generation, reason, message),
+      status: {
         artifact: build.artifact,
         observedSourceArtifactRevision: build.sourceRevision,
         observedChartName: build.name,
         observedValuesFiles: build.valuesFiles.length ? build.valuesFiles : null,
-        conditions: succeeded(chart.status?.conditions, generation, buildReason(build), message),
-        observedGeneration: generation,
-      });
-      if (build.isNew) await this.events.record(chart, "Normal", buildReason(build), message);
-      return { requeueAfterMs: parseDuration(chart.spec.interval) };
-    } catch (err) {
-      const failure = err instanceof ChartFailure ? err : new ChartFailure("ChartPullError", (err as Error).message);
-      ctx.log.error(failure.message);
-      await this.objects.patchStatus(chart, path, {
-        ...base,
-        artifact: previous,
-        conditions: failed(chart.status?.conditions, generation, failure.reason, failure.message, failure.condition),
-        observedGeneration: generation,
-      });
-      await this.events.record(chart, "Warning", failure.reason, failure.message);
-      throw failure;
-    }
+      },
+      timing,
+    });
   }
 }

@@ -4,21 +4,19 @@ import { createHash } from "node:crypto";
 import type { HelmRepository } from "../../api/source/helm.js";
 import { SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import { REASONS } from "../../runtime/conditions.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
 import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { parseDuration } from "../../util/duration.js";
+import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { Finisher } from "../kit/finish.js";
+import type { Success } from "../kit/outcome.js";
 import { SourceObjects } from "../source-objects.js";
-import { failed, succeeded } from "../source-status.js";
+import { artifactStored, failedStep } from "../source-status.js";
 
 const MAX_INDEX_BYTES = 50 * 1024 * 1024;
 
@@ -36,45 +34,32 @@ export async function repositoryAuth(cluster: Cluster, repo: HelmRepository): Pr
 
 export class HelmRepositoryReconciler implements Reconciler {
   private readonly objects: SourceObjects<HelmRepository>;
+  private readonly finisher: Finisher<HelmRepository>;
 
   constructor(
     private readonly cluster: Cluster,
     readonly storage: Storage,
-    private readonly events: EventRecorder,
+    events: EventRecorder,
   ) {
     this.objects = new SourceObjects(cluster, storage);
+    this.finisher = new Finisher(this.objects, events);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmrepositories/${req.name}`;
     const dir = this.storage.objectDir("HelmRepository", req.namespace, req.name);
     const repo = await this.objects.prepare(path, dir, ctx.cached);
-    if (!repo || repo.spec.suspend || repo.spec.type === "oci") return;
-    const interval = repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000;
+    // An OCI repository has no index to store: charts are pulled from it directly.
+    if (!repo || repo.spec.type === "oci") return;
+    if (repo.spec.suspend) return this.finisher.suspended(repo, path, ctx);
+    const timing = { intervalMs: repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000 };
     const generation = repo.metadata.generation;
-    const base = {
-      lastHandledReconcileAt:
-        repo.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? repo.status?.lastHandledReconcileAt,
-    };
-    const previous =
-      repo.status?.artifact && this.storage.exists(repo.status.artifact) ? repo.status.artifact : undefined;
-    let auth: BasicAuth | undefined;
-    let tls: TlsMaterial | undefined;
+    const conditions = repo.status?.conditions ?? [];
+    const previous = this.objects.storedArtifact(repo);
+    let artifact = previous;
+    let outcome: Success;
     try {
-      auth = await repositoryAuth(this.cluster, repo);
-      tls = await repositoryTls(this.cluster, repo);
-    } catch (err) {
-      const secret = repo.spec.certSecretRef?.name ?? repo.spec.secretRef?.name;
-      const message = `failed to get authentication secret '${repo.metadata.namespace}/${secret}': ${(err as Error).message}`;
-      await this.objects.patchStatus(repo, path, {
-        ...base,
-        conditions: failed(repo.status?.conditions, generation, "AuthenticationFailed", message),
-        observedGeneration: generation,
-      });
-      await this.events.record(repo, "Warning", "AuthenticationFailed", message);
-      throw err;
-    }
-    try {
+      const { auth, tls } = await this.credentials(repo);
       const url = normalizeRepoUrl(repo.spec.url);
       const raw = await download(
         `${url}index.yaml`,
@@ -84,39 +69,45 @@ export class HelmRepositoryReconciler implements Reconciler {
         tls,
       );
       const revision = `sha256:${createHash("sha256").update(raw).digest("hex")}`;
-      let artifact = previous;
-      if (previous?.revision !== revision) {
+      const isNew = previous?.revision !== revision;
+      if (isNew) {
         const index = parseIndex(raw);
         const file = `${dir}/index-${revision.slice("sha256:".length)}.yaml`;
         artifact = this.storage.store(file, Buffer.from(JSON.stringify(index, null, 2)), revision);
         this.storage.garbageCollect(dir, file);
-        await this.events.record(
-          repo,
-          "Normal",
-          "NewArtifact",
-          `stored fetched index of size ${raw.length} bytes from '${maskUrlCredentials(repo.spec.url)}'`,
-        );
       }
       const message = `stored artifact: revision '${revision}'`;
-      await this.objects.patchStatus(repo, path, {
-        ...base,
-        artifact,
-        url: artifact!.url,
-        conditions: succeeded(repo.status?.conditions, generation, "Succeeded", message),
-        observedGeneration: generation,
-      });
-      return { requeueAfterMs: interval };
+      const event = {
+        reason: "NewArtifact",
+        message: `stored fetched index of size ${raw.length} bytes from '${maskUrlCredentials(repo.spec.url)}'`,
+      };
+      outcome = { reason: REASONS.succeeded, message, event: isNew ? event : undefined };
     } catch (err) {
-      const message = `failed to fetch Helm repository index: ${maskUrlCredentials((err as Error).message)}`;
-      ctx.log.error(message);
-      await this.objects.patchStatus(repo, path, {
-        ...base,
-        artifact: previous,
-        conditions: failed(repo.status?.conditions, generation, "Failed", message),
-        observedGeneration: generation,
-      });
-      await this.events.record(repo, "Warning", "Failed", message);
-      throw new Error(message);
+      const failure = asFailure(
+        err,
+        (m) => new ReconcileFailure(REASONS.failed, `failed to fetch Helm repository index: ${maskUrlCredentials(m)}`),
+      );
+      const report = {
+        conditions: failedStep(conditions, generation, failure),
+        status: { artifact: previous },
+        timing,
+      };
+      return this.finisher.finish(repo, path, ctx, { ...report, outcome: failure });
+    }
+    const status = { artifact, url: artifact!.url };
+    const stored = artifactStored(conditions, generation, outcome.reason, outcome.message);
+    return this.finisher.finish(repo, path, ctx, { outcome, conditions: stored, status, timing });
+  }
+
+  private async credentials(repo: HelmRepository): Promise<{ auth?: BasicAuth; tls?: TlsMaterial }> {
+    try {
+      return { auth: await repositoryAuth(this.cluster, repo), tls: await repositoryTls(this.cluster, repo) };
+    } catch (err) {
+      const secret = repo.spec.certSecretRef?.name ?? repo.spec.secretRef?.name;
+      throw new ReconcileFailure(
+        "AuthenticationFailed",
+        `failed to get authentication secret '${repo.metadata.namespace}/${secret}': ${(err as Error).message}`,
+      );
     }
   }
 }

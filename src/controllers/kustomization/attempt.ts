@@ -1,9 +1,10 @@
 // One reconcile attempt of a Kustomization as its status records it: what it got to (revision,
 // digest of the built set, inventory, conditions), the "in progress" conditions Flux shows while it
-// applies, the history snapshot it adds, and where its time went (debug log).
+// applies, the status fields and history snapshot it writes, and where its time went (debug log).
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
-import { type Condition, READY, RECONCILING, setCondition } from "../../runtime/conditions.js";
+import type { Condition } from "../../runtime/conditions.js";
 import type { Inventory } from "../../ssa/index.js";
+import { isFailure, type Outcome, progressing } from "../kit/outcome.js";
 import { goDuration, upsertHistory } from "./history.js";
 import { reconcileTimeoutMs } from "./timing.js";
 
@@ -17,21 +18,28 @@ export interface Attempt {
   phases: Record<string, number>;
 }
 
-/** Reconciling=True and Ready=Unknown, with Flux's messages. */
+/** Reconciling=True and Ready=Unknown, with Flux's message. */
 export function progressingConditions(ks: Kustomization, attempt: Attempt): Condition[] {
-  const mark = { reason: "Progressing", observedGeneration: ks.metadata.generation };
   const timeout = goDuration(reconcileTimeoutMs(ks.spec));
-  const conditions = setCondition(attempt.conditions, {
-    type: RECONCILING,
-    status: "True",
-    message: `Detecting drift for revision ${attempt.revision} with a timeout of ${timeout}`,
-    ...mark,
-  });
-  return setCondition(conditions, { type: READY, status: "Unknown", message: "Reconciliation in progress", ...mark });
+  const message = `Detecting drift for revision ${attempt.revision} with a timeout of ${timeout}`;
+  return progressing(attempt.conditions, ks.metadata.generation, message);
+}
+
+/**
+ * The status fields an attempt writes: what it got to, even when it failed (what was applied before
+ * a failure stays in the inventory, so a later prune still finds it); lastAppliedRevision on success.
+ */
+export function attemptStatus(ks: Kustomization, attempt: Attempt, outcome: Outcome, started: number) {
+  return {
+    lastAttemptedRevision: attempt.revision,
+    ...(isFailure(outcome) ? {} : { lastAppliedRevision: attempt.revision }),
+    inventory: attempt.inventory,
+    history: attemptHistory(ks, attempt, outcome.reason, started),
+  };
 }
 
 /** status.history with this attempt counted (unchanged when nothing was built). */
-export function attemptHistory(ks: Kustomization, attempt: Attempt, status: string, started: number) {
+function attemptHistory(ks: Kustomization, attempt: Attempt, status: string, started: number) {
   if (!attempt.digest) return ks.status?.history;
   return upsertHistory(ks.status?.history, {
     digest: attempt.digest,

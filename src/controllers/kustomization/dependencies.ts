@@ -6,7 +6,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { isTrue, READY } from "../../runtime/conditions.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
-import { ReconcileFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 
 export const kustomizationPath = (ns: string, name: string) =>
   `/apis/${KUSTOMIZE_GROUP}/v1/namespaces/${ns}/kustomizations/${name}`;
@@ -15,18 +15,20 @@ export async function checkDependencies(
   cluster: Cluster,
   sources: SourceFetcher,
   ks: Kustomization,
-  noCrossNamespaceRefs = false,
+  refs: { noCrossNamespaceRefs?: boolean; waitMs: number },
 ): Promise<void> {
   for (const dep of ks.spec.dependsOn ?? []) {
     const ns = dep.namespace ?? ks.metadata.namespace!;
     // --no-cross-namespace-refs covers every reference between objects, dependsOn included.
-    if (noCrossNamespaceRefs && ns !== ks.metadata.namespace)
+    if (refs.noCrossNamespaceRefs && ns !== ks.metadata.namespace)
       throw new ReconcileFailure(
         "AccessDenied",
         `can't access 'Kustomization/${ns}/${dep.name}', cross-namespace references have been blocked`,
-        true,
+        { stalled: true },
       );
-    const notReady = new ReconcileFailure("DependencyNotReady", `dependency '${ns}/${dep.name}' is not ready`);
+    const notReady = new ReconcileFailure("DependencyNotReady", `dependency '${ns}/${dep.name}' is not ready`, {
+      retryAfterMs: refs.waitMs,
+    });
     let other: Kustomization;
     try {
       other = await cluster.client.get<Kustomization>(kustomizationPath(ns, dep.name));

@@ -15,7 +15,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import { waitForTermination } from "../../ssa/health/wait-deleted.js";
 import { pruneStale } from "../../ssa/index.js";
 import { refFromEntry } from "../../ssa/inventory.js";
-import { KubeconfigSecretNotFound } from "./failure.js";
+import { KubeconfigSecretNotFound } from "./target-cluster.js";
 import { reconcileTimeoutMs } from "./timing.js";
 
 export type DeletionPolicy = "MirrorPrune" | "Delete" | "WaitForTermination" | "Orphan";

@@ -4,7 +4,7 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { type Condition, setCondition } from "../../runtime/conditions.js";
 import { type ChangeSetEntry, waitForSet } from "../../ssa/index.js";
-import { ReconcileFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 import { reconcileTimeoutMs } from "./timing.js";
 
 /** Returns the conditions with Healthy set, or throws HealthCheckFailed carrying them. */

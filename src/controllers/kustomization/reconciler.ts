@@ -6,14 +6,7 @@ import { createHash } from "node:crypto";
 import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { KubeObject } from "../../kube/object.js";
-import { READY, RECONCILING, setCondition, STALLED } from "../../runtime/conditions.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import {
@@ -25,20 +18,20 @@ import {
   ResourceManagerError,
   staleEntries,
 } from "../../ssa/index.js";
-import { ReconciledObjects } from "../reconciled-objects.js";
+import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { Finisher } from "../kit/finish.js";
+import { ReconciledObjects } from "../kit/objects.js";
+import type { Outcome } from "../kit/outcome.js";
 import { SOURCE_FINALIZER } from "../source-status.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
-import { ReconcileFailure } from "./failure.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, HealthCheckFailure } from "./health.js";
-import { type Attempt, attemptHistory, phaseDurations, progressingConditions } from "./attempt.js";
+import { type Attempt, attemptStatus, phaseDurations, progressingConditions } from "./attempt.js";
 import { impersonationHint, targetCluster } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
-
-export { SOURCE_INDEX, sourceIndex, sourceWatch } from "./source-watch.js";
 
 export interface KustomizationControllerOptions {
   /** Flux's --no-cross-namespace-refs. */
@@ -56,6 +49,7 @@ const DELETION_POLICIES = new Set(["MirrorPrune", "Delete", "WaitForTermination"
 
 export class KustomizationReconciler implements Reconciler {
   private readonly objects: ReconciledObjects<Kustomization>;
+  private readonly finisher: Finisher<Kustomization>;
 
   constructor(
     private readonly cluster: Cluster,
@@ -64,6 +58,12 @@ export class KustomizationReconciler implements Reconciler {
     private readonly options: KustomizationControllerOptions = {},
   ) {
     this.objects = new ReconciledObjects(cluster);
+    this.finisher = new Finisher(this.objects, events);
+  }
+
+  /** How long to wait for another object (a dependency, a source's artifact): Flux's --requeue-dependency. */
+  private get waitMs(): number {
+    return this.options.requeueDependencyMs ?? 30_000;
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -85,63 +85,25 @@ export class KustomizationReconciler implements Reconciler {
       );
     }
     const ks = await this.objects.addFinalizer(found, path);
-    if (ks.spec.suspend) return;
+    if (ks.spec.suspend) return this.finisher.suspended(ks, path, ctx);
     const started = Date.now();
     const attempt: Attempt = { conditions: [...(ks.status?.conditions ?? [])], phases: { started: started } };
-    const generation = ks.metadata.generation;
-    const base = {
-      lastHandledReconcileAt: ks.metadata.annotations?.[REQUESTED_AT_ANNOTATION] ?? ks.status?.lastHandledReconcileAt,
-    };
+    let outcome: Outcome;
     try {
       await this.attempt(ks, path, attempt, ctx);
       attempt.phases.done = Date.now();
       ctx.log.debug("reconcile phases", phaseDurations(attempt.phases));
-      let conditions = attempt.conditions.filter((c) => c.type !== RECONCILING && c.type !== STALLED);
-      conditions = setCondition(conditions, {
-        type: READY,
-        status: "True",
-        reason: "ReconciliationSucceeded",
-        message: `Applied revision: ${attempt.revision}`,
-        observedGeneration: generation,
-      });
-      await this.objects.patchStatus(ks, path, {
-        ...base,
-        inventory: attempt.inventory,
-        lastAppliedRevision: attempt.revision,
-        lastAttemptedRevision: attempt.revision,
-        observedGeneration: generation,
-        conditions,
-        history: attemptHistory(ks, attempt, "ReconciliationSucceeded", started),
-      });
-      return { requeueAfterMs: intervalMs(ks.spec) };
+      outcome = { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}` };
     } catch (err) {
-      const failure =
-        err instanceof ReconcileFailure ? err : new ReconcileFailure("ReconciliationFailed", (err as Error).message);
-      if (failure instanceof HealthCheckFailure) attempt.conditions = failure.conditions;
-      const mark = { reason: failure.reason, message: failure.message, observedGeneration: generation };
-      let conditions = setCondition(attempt.conditions, { type: READY, status: "False", ...mark });
-      conditions = failure.stalled
-        ? setCondition(conditions, { type: STALLED, status: "True", ...mark })
-        : conditions.filter((c) => c.type !== STALLED);
-      await this.objects.patchStatus(ks, path, {
-        ...base,
-        ...(attempt.revision ? { lastAttemptedRevision: attempt.revision } : {}),
-        // What was applied before the failure stays tracked, so a later prune still finds it.
-        ...(attempt.inventory ? { inventory: attempt.inventory } : {}),
-        observedGeneration: generation,
-        conditions,
-        history: attemptHistory(ks, attempt, failure.reason, started),
-      });
-      if (failure.reason !== "DependencyNotReady")
-        await this.events.record(ks, "Warning", failure.reason, failure.message);
-      // Waiting on another object (a dependency, a source's artifact): retry soon, as Flux's --requeue-dependency.
-      if (failure.reason === "DependencyNotReady" || failure.reason === "ArtifactFailed") {
-        return { requeueAfterMs: this.options.requeueDependencyMs ?? 30_000 };
-      }
-      if (failure.stalled) return;
-      ctx.log.error(failure.message, { reason: failure.reason });
-      return { requeueAfterMs: retryIntervalMs(ks.spec) };
+      outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m));
+      if (outcome instanceof HealthCheckFailure) attempt.conditions = outcome.conditions;
     }
+    return this.finisher.finish(ks, path, ctx, {
+      outcome,
+      conditions: attempt.conditions,
+      status: attemptStatus(ks, attempt, outcome, started),
+      timing: { intervalMs: intervalMs(ks.spec), retryIntervalMs: retryIntervalMs(ks.spec) },
+    });
   }
 
   /** One pass from dependencies to health; throws a ReconcileFailure naming Flux's reason. */
@@ -151,12 +113,15 @@ export class KustomizationReconciler implements Reconciler {
       throw new ReconcileFailure(
         "InvalidDeletionPolicy",
         `spec.deletionPolicy '${spec.deletionPolicy}' is not one of ${[...DELETION_POLICIES].join(", ")}`,
-        true,
+        { stalled: true },
       );
-    await checkDependencies(this.cluster, this.sources, ks, this.options.noCrossNamespaceRefs);
+    const refs = { noCrossNamespaceRefs: this.options.noCrossNamespaceRefs, waitMs: this.waitMs };
+    await checkDependencies(this.cluster, this.sources, ks, refs);
     if (spec.decryption)
-      throw new ReconcileFailure("DecryptionFailed", "SOPS decryption is not supported yet by flotilla", true);
-    const fetched = await fetchSource(this.sources, ks, this.options.noCrossNamespaceRefs);
+      throw new ReconcileFailure("DecryptionFailed", "SOPS decryption is not supported yet by flotilla", {
+        stalled: true,
+      });
+    const fetched = await fetchSource(this.sources, ks, refs);
     attempt.revision = fetched.artifact.revision;
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)
       await this.markProgressing(ks, path, attempt);
@@ -213,10 +178,10 @@ export class KustomizationReconciler implements Reconciler {
       return buildKustomizationObjects(dir, ks.spec, vars, this.options.strictSubstitutions ?? false);
     } catch (err) {
       if (err instanceof ReconcileFailure) throw err;
-      throw new ReconcileFailure(
-        err instanceof PathNotFoundError ? "ArtifactFailed" : "BuildFailed",
-        (err as Error).message,
-      );
+      // A path missing from the artifact may come with the source's next revision: wait for it.
+      if (err instanceof PathNotFoundError)
+        throw new ReconcileFailure("ArtifactFailed", err.message, { retryAfterMs: this.waitMs });
+      throw new ReconcileFailure("BuildFailed", (err as Error).message);
     }
   }
 

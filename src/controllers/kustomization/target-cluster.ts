@@ -5,7 +5,15 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
-import { KubeconfigSecretNotFound, ReconcileFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
+
+/** The kubeconfig Secret of a remote cluster is gone: during deletion that means the cluster is gone too. */
+export class KubeconfigSecretNotFound extends ReconcileFailure {
+  override name = "KubeconfigSecretNotFound";
+  constructor(readonly secret: string) {
+    super("ReconciliationFailed", `failed to get kubeconfig secret '${secret}': not found`);
+  }
+}
 
 export async function targetCluster(
   local: Cluster,
@@ -38,7 +46,7 @@ export async function targetCluster(
       // Claimed under the Secret's name, so a rewritten kubeconfig closes the old credential's connection.
       target = Cluster.claim(source, endpointFromKubeconfig(Buffer.from(data, "base64").toString("utf8"), { source }));
     } catch (err) {
-      throw new ReconcileFailure("ReconciliationFailed", (err as Error).message, true);
+      throw new ReconcileFailure("ReconciliationFailed", (err as Error).message, { stalled: true });
     }
   }
   const sa = ks.spec.serviceAccountName ?? defaultServiceAccount;

@@ -3,7 +3,7 @@
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import { ReconcileFailure } from "./failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 
 export async function substitutionVariables(cluster: Cluster, ks: Kustomization): Promise<Record<string, string>> {
   const vars: Record<string, string> = {};

@@ -3,12 +3,12 @@
 // last write is newer (runtime/own-writes.ts); the finalizer is added and removed with optimistic
 // concurrency; a status patch that would change nothing is not sent — an idle reconcile then costs
 // the apiserver nothing, as with Flux's patch helper, which diffs before it writes.
-import type { Cluster } from "../kube/cluster.js";
-import { NotFoundError } from "../kube/errors.js";
-import { isNoopMergePatch } from "../kube/merge-patch.js";
-import type { KubeObject } from "../kube/object.js";
-import { OwnWrites } from "../runtime/own-writes.js";
-import { SOURCE_FINALIZER } from "./source-status.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import { isNoopMergePatch } from "../../kube/merge-patch.js";
+import type { KubeObject } from "../../kube/object.js";
+import { OwnWrites } from "../../runtime/own-writes.js";
+import { SOURCE_FINALIZER } from "../source-status.js";
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 

@@ -1,0 +1,62 @@
+// One setup per controller: each controller folder exports what the manager needs to run it — its
+// kind, the other kinds it watches, its informer indexes, and a factory for its reconciler from
+// the shared dependencies — so the manager (and a test) starts controllers from a list.
+import type { Cluster } from "../../kube/cluster.js";
+import type { GroupVersionKind, KubeObject } from "../../kube/object.js";
+import { Controller, type ControllerOptions, type Reconciler, type Watch } from "../../runtime/controller.js";
+import type { EventRecorder } from "../../runtime/events.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import type { SourceFetcher } from "../../sources/consumer.js";
+
+/** The controller process's flags that change how reconcilers behave (Flux's names). */
+export interface ControllerFlags {
+  /** --no-cross-namespace-refs */
+  noCrossNamespaceRefs?: boolean;
+  /** --default-service-account: impersonated when an object names no service account. */
+  defaultServiceAccount?: string;
+  /** --requeue-dependency: how soon to look again at an object waiting on another one. */
+  requeueDependencyMs?: number;
+  /** The StrictPostBuildSubstitutions feature gate. */
+  strictSubstitutions?: boolean;
+}
+
+/** What the manager hands every controller; each setup asks for the part it uses. */
+export interface ControllerDeps {
+  /** The cluster the controller's objects live in. */
+  cluster: Cluster;
+  events: EventRecorder;
+  /** Artifact storage, written by the source controllers. */
+  storage: Storage;
+  /** Source artifacts as their consumers read them. */
+  sources: SourceFetcher;
+  flags: ControllerFlags;
+}
+
+export interface ControllerSetup<D = ControllerDeps> {
+  /** The controller's name in logs and metrics. */
+  name: string;
+  kind: GroupVersionKind;
+  /** Other kinds whose changes queue this kind's objects. */
+  watches?: Watch[];
+  /** Informer indexes the watches look objects up by. */
+  indexes?: Record<string, (obj: KubeObject) => string[]>;
+  reconciler(deps: D): Reconciler;
+  /** Wiring that needs the controller itself (e.g. reads served from its watch caches). */
+  connect?(controller: Controller, deps: D): void;
+}
+
+/** Options every controller of one process shares (cluster, log, metrics, concurrency, scope). */
+export type SharedControllerOptions = Omit<ControllerOptions, "name" | "kind" | "reconciler" | "watches">;
+
+export function createController<D>(setup: ControllerSetup<D>, deps: D, options: SharedControllerOptions) {
+  const controller = new Controller({
+    ...options,
+    name: setup.name,
+    kind: setup.kind,
+    watches: setup.watches,
+    reconciler: setup.reconciler(deps),
+  });
+  for (const [name, index] of Object.entries(setup.indexes ?? {})) controller.informer.addIndex(name, index);
+  setup.connect?.(controller, deps);
+  return controller;
+}

@@ -1,0 +1,20 @@
+// The Kustomization controller as the manager runs it: re-queued when its source's artifact revision
+// changes (source-watch.ts), and reading sources from the informer that watches them, as
+// controller-runtime's cached client does.
+import { KUSTOMIZE_GROUP } from "../../api/kustomize/kustomization.js";
+import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { KustomizationReconciler } from "./reconciler.js";
+import { SOURCE_INDEX, sourceIndex, sourceWatch } from "./source-watch.js";
+
+export const kustomizationController: ControllerSetup<
+  Pick<ControllerDeps, "cluster" | "sources" | "events" | "flags">
+> = {
+  name: "kustomization",
+  kind: { group: KUSTOMIZE_GROUP, version: "v1", kind: "Kustomization" },
+  watches: [sourceWatch("GitRepository")],
+  indexes: { [SOURCE_INDEX]: sourceIndex },
+  reconciler: ({ cluster, sources, events, flags }) => new KustomizationReconciler(cluster, sources, events, flags),
+  connect: (controller, { sources }) =>
+    sources.useCache((kind, name, ns) => controller.cachedWatched(SOURCE_GROUP, kind, name, ns)),
+};
