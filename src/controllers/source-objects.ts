@@ -1,7 +1,7 @@
 // A source reconciler's object: read through ReconciledObjects; on deletion its artifacts are
 // removed and the finalizer dropped; otherwise the finalizer is added.
 import type { Cluster } from "../kube/cluster.js";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import type { Storage } from "../sources/artifact/storage.js";
 import { ReconciledObjects } from "./reconciled-objects.js";
 

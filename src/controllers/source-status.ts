@@ -1,8 +1,8 @@
-// Shared by the source reconcilers: the finalizer, and Flux's Ready summary of success and failure
+// Shared by the source reconcilers: Flux's Ready summary of success and failure
 // (reading objects and writing status: source-objects.ts).
-import { type Condition, READY, setCondition } from "../runtime/conditions.js";
+import { setCondition } from "../runtime/conditions.js";
+import { type Condition, READY } from "../api/meta/conditions.js";
 
-export const SOURCE_FINALIZER = "finalizers.fluxcd.io";
 const CLEARED_ON_SUCCESS = [
   "FetchFailed",
   "IncludeUnavailable",

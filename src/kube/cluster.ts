@@ -4,7 +4,8 @@ import { KubeClient, type Impersonation } from "./client.js";
 import { collectionPath, Discovery, objectPath, type ResourceMapping } from "./discovery.js";
 import { NotFoundError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
-import { gvkOf, type GroupVersionKind, type KubeObject } from "./object.js";
+import { gvkOf } from "./object.js";
+import type { GroupVersionKind, KubeObject } from "../api/meta/object.js";
 
 export interface ObjectRef {
   apiVersion: string;

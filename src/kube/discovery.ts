@@ -3,7 +3,7 @@
 // (a CRD may have just been installed) before failing with Kubernetes' own "no matches" wording.
 import type { KubeClient } from "./client.js";
 import { KubeError, NotFoundError } from "./errors.js";
-import type { GroupVersionKind } from "./object.js";
+import type { GroupVersionKind } from "../api/meta/object.js";
 
 export interface ResourceMapping extends GroupVersionKind {
   resource: string;

@@ -1,7 +1,7 @@
 // Kubernetes Events for each reconcile outcome (what `kubectl describe` and `flux events` show).
 import { randomBytes } from "node:crypto";
 import type { KubeClient } from "../kube/client.js";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import type { Logger } from "./logger.js";
 
 export type EventType = "Normal" | "Warning";

@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { dirname, join, normalize, sep } from "node:path";
 import type { KubeClient } from "../kube/client.js";
 import { NotFoundError } from "../kube/errors.js";
-import type { KubeObject } from "../kube/object.js";
-import type { Artifact } from "./artifact/storage.js";
+import type { KubeObject } from "../api/meta/object.js";
+import type { Artifact } from "../api/meta/artifact.js";
 import { readTarball } from "./artifact/tarball.js";
 
 export interface SourceRef {

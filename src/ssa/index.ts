@@ -4,14 +4,7 @@ export { type Action, type ChangeSetEntry, formatChangeSet, hasChanged } from ".
 export { ApplyError, DryRunError, HealthCheckError, PruneError, ResourceManagerError } from "./errors.js";
 export { computeHealth, type Health, type HealthStatus } from "./health/status.js";
 export { waitForSet, type WaitOptions } from "./health/wait.js";
-export {
-  type Inventory,
-  type InventoryEntry,
-  inventoryFromChangeSet,
-  inventoryId,
-  parseInventoryId,
-  staleEntries,
-} from "./inventory.js";
+export { inventoryFromChangeSet, inventoryId, parseInventoryId, staleEntries } from "./inventory.js";
 export { ANNOTATIONS, type Owner, ownerLabels } from "./metadata.js";
 export { ResourceManager, type ResourceManagerOptions } from "./manager.js";
 export { type PruneResult, pruneStale } from "./prune.js";

@@ -16,9 +16,10 @@ import {
   sourceWatch,
 } from "../../src/controllers/kustomization/reconciler.js";
 import type { Cluster } from "../../src/kube/cluster.js";
-import type { KubeObject } from "../../src/kube/object.js";
-import type { Condition } from "../../src/runtime/conditions.js";
-import { Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
+import type { Condition } from "../../src/api/meta/conditions.js";
+import { Controller } from "../../src/runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";

@@ -2,10 +2,10 @@
 // manifests from older docs apply as written (the seeds use v1beta1 with patchesStrategicMerge and
 // validation). The spec schema preserves unknown fields for that reason; the reconciler reads the
 // old field names with v1 semantics.
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Snapshot } from "../history.js";
-import type { Inventory } from "../../ssa/inventory.js";
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { Snapshot } from "../meta/history.js";
+import type { Inventory } from "../meta/inventory.js";
 import { AGE_COLUMN, arr, condition, crdFor, type KindDefinition, obj, open, READY_COLUMNS, str } from "../crd.js";
 
 export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";

@@ -1,8 +1,8 @@
 // GitRepository (source.toolkit.fluxcd.io): v1 is stored, v1beta2 is served for manifests copied
 // from older docs (its extra fields — gitImplementation, accessFrom — are accepted and ignored).
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Artifact } from "../../sources/artifact/storage.js";
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { Artifact } from "../meta/artifact.js";
 import {
   AGE_COLUMN,
   arr,

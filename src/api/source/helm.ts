@@ -1,8 +1,8 @@
 // HelmRepository and HelmChart (source.toolkit.fluxcd.io). v1 is stored; v1beta2 is served for
 // manifests from older docs (the Kamaji guide's HelmRepository is v1beta2).
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Artifact } from "../../sources/artifact/storage.js";
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { Artifact } from "../meta/artifact.js";
 import {
   AGE_COLUMN,
   arr,

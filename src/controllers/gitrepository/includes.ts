@@ -8,9 +8,10 @@ import { dirname, join, normalize, sep } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { Watch } from "../../runtime/controller.js";
-import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { readTarball } from "../../sources/artifact/tarball.js";
 import { SourceFailure } from "./failure.js";
 

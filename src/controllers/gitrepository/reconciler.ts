@@ -7,16 +7,13 @@ import { existsSync, lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { type Condition, REASONS, removeCondition, setCondition, STALLED } from "../../runtime/conditions.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import { removeCondition, setCondition } from "../../runtime/conditions.js";
+import { type Condition, REASONS, STALLED } from "../../api/meta/conditions.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
 import type { EventRecorder } from "../../runtime/events.js";
-import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { createTarball } from "../../sources/artifact/tarball.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";

@@ -2,7 +2,7 @@
 // (possibly rewritten) version, the stored artifact, whether it was packaged here or pulled as is,
 // and the values files merged into it. Failures carry Flux's reason and the condition they set.
 import { FlotillaError } from "../../util/errors.js";
-import type { Artifact } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 
 export class ChartFailure extends FlotillaError {
   override name = "ChartFailure";

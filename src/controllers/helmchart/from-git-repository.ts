@@ -9,7 +9,8 @@ import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repositor
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import { type Artifact, digestOf, type Storage } from "../../sources/artifact/storage.js";
+import { digestOf, type Storage } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { readTarball } from "../../sources/artifact/tarball.js";
 import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";

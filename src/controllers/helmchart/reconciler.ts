@@ -5,13 +5,8 @@
 import { SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { parseDuration } from "../../util/duration.js";

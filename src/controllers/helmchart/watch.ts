@@ -3,7 +3,7 @@
 // instead of at their next interval (Flux: requestsForGitRepositoryChange and friends).
 import { SOURCE_GROUP } from "../../api/source/git-repository.js";
 import type { HelmChart } from "../../api/source/helm.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { Watch } from "../../runtime/controller.js";
 
 export const CHART_SOURCE_INDEX = "chartSource";

@@ -2,8 +2,9 @@
 // digest of the built set, inventory, conditions), the "in progress" conditions Flux shows while it
 // applies, the history snapshot it adds, and where its time went (debug log).
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
-import { type Condition, READY, RECONCILING, setCondition } from "../../runtime/conditions.js";
-import type { Inventory } from "../../ssa/index.js";
+import { setCondition } from "../../runtime/conditions.js";
+import { type Condition, READY, RECONCILING } from "../../api/meta/conditions.js";
+import type { Inventory } from "../../api/meta/inventory.js";
 import { goDuration, upsertHistory } from "./history.js";
 import { reconcileTimeoutMs } from "./timing.js";
 

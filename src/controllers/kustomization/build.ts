@@ -5,7 +5,7 @@ import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { buildResources } from "../../kustomize/build.js";
 import { generateKustomization } from "../../kustomize/generate-kustomization.js";
 import { findKustomizationFile, type Kustomization, parseKustomization } from "../../kustomize/kustomization-file.js";

@@ -4,7 +4,8 @@
 import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import { isTrue, READY } from "../../runtime/conditions.js";
+import { isTrue } from "../../runtime/conditions.js";
+import { READY } from "../../api/meta/conditions.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import { ReconcileFailure } from "./failure.js";
 

@@ -9,7 +9,8 @@
 import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
-import { setCondition, READY } from "../../runtime/conditions.js";
+import { setCondition } from "../../runtime/conditions.js";
+import { READY } from "../../api/meta/conditions.js";
 import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { waitForTermination } from "../../ssa/health/wait-deleted.js";

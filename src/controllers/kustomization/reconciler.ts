@@ -5,15 +5,11 @@
 import { createHash } from "node:crypto";
 import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
-import type { KubeObject } from "../../kube/object.js";
-import { READY, RECONCILING, setCondition, STALLED } from "../../runtime/conditions.js";
-import {
-  REQUESTED_AT_ANNOTATION,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from "../../runtime/controller.js";
+import type { KubeObject } from "../../api/meta/object.js";
+import { setCondition } from "../../runtime/conditions.js";
+import { READY, RECONCILING, STALLED } from "../../api/meta/conditions.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import { FLUX_FINALIZER, REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import {
@@ -26,7 +22,6 @@ import {
   staleEntries,
 } from "../../ssa/index.js";
 import { ReconciledObjects } from "../reconciled-objects.js";
-import { SOURCE_FINALIZER } from "../source-status.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
 import { ReconcileFailure } from "./failure.js";
@@ -71,7 +66,7 @@ export class KustomizationReconciler implements Reconciler {
     const found = await this.objects.read(path, ctx.cached);
     if (!found) return;
     if (found.metadata.deletionTimestamp) {
-      if (!found.metadata.finalizers?.includes(SOURCE_FINALIZER)) return;
+      if (!found.metadata.finalizers?.includes(FLUX_FINALIZER)) return;
       return finalizeKustomization(
         found,
         {

@@ -2,7 +2,7 @@
 // `kubectl get deployments`, plus each tenant's greeting.
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 
 export interface DemoView {
   step(message: string): void;
