@@ -5,8 +5,7 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fluxCrds } from "../api/flux-crds.js";
-import { KUSTOMIZE_GROUP } from "../api/kustomize/kustomization.js";
-import { SOURCE_GROUP } from "../api/source/git-repository.js";
+import { KUSTOMIZE_GROUP, SOURCE_GROUP } from "../api/kinds.js";
 import { setDefaultRateLimit } from "../kube/client.js";
 import { Cluster } from "../kube/cluster.js";
 import type { ClusterEndpoint } from "../kube/kubeconfig.js";

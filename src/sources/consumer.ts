@@ -5,6 +5,8 @@ import { FlotillaError } from "../util/errors.js";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
+import { type KindEntry, SERVED_KINDS, USED_KINDS } from "../api/kinds.js";
+import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import { NotFoundError } from "../kube/errors.js";
 import type { KubeObject } from "../api/meta/object.js";
@@ -30,12 +32,12 @@ export class ArtifactVerificationError extends FlotillaError {
   override name = "ArtifactVerificationError";
 }
 
-const PLURALS: Record<string, string> = {
-  GitRepository: "gitrepositories",
-  HelmRepository: "helmrepositories",
-  HelmChart: "helmcharts",
-  OCIRepository: "ocirepositories",
-  Bucket: "buckets",
+const SOURCE_KINDS: Record<SourceRef["kind"], KindEntry> = {
+  GitRepository: SERVED_KINDS.GitRepository,
+  HelmRepository: SERVED_KINDS.HelmRepository,
+  HelmChart: SERVED_KINDS.HelmChart,
+  OCIRepository: USED_KINDS.OCIRepository,
+  Bucket: USED_KINDS.Bucket,
 };
 
 export interface FetchedSource {
@@ -65,14 +67,14 @@ export class SourceFetcher {
   async artifactOf(ref: SourceRef, defaultNamespace: string): Promise<Artifact> {
     const ns = ref.namespace ?? defaultNamespace;
     const id = `${ref.kind}/${ns}/${ref.name}`;
-    const plural = PLURALS[ref.kind];
-    if (!plural) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
+    const kind = SOURCE_KINDS[ref.kind];
+    if (!kind) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
     type Source = { status?: { artifact?: Artifact } };
     let obj = this.lookup?.(ref.kind, ref.name, ns) as Source | undefined;
     // Not in the cache (not watched, not synced, or really missing): ask the API.
     if (!obj) {
       try {
-        obj = await this.client.get<Source>(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
+        obj = await this.client.get<Source>(pathOf(kind, ns, ref.name));
       } catch (err) {
         if (err instanceof NotFoundError) throw new SourceNotFoundError(`Source '${id}' not found`);
         throw err;

@@ -4,7 +4,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type GitRepository, gitRepositoryCrd, SOURCE_GROUP } from "../../src/api/source/git-repository.js";
+import { type GitRepository, gitRepositoryCrd } from "../../src/api/source/git-repository.js";
+import { SOURCE_GROUP } from "../../src/api/kinds.js";
 import { helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
 import { INCLUDE_INDEX, includeIndex, includeWatch } from "../../src/controllers/gitrepository/includes.js";
 import { GitRepositoryReconciler } from "../../src/controllers/gitrepository/reconciler.js";

@@ -5,7 +5,9 @@
 // at once (the watch below), except along an include cycle, which stays interval-driven.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
-import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { GitRepository } from "../../api/source/git-repository.js";
+import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -28,9 +30,7 @@ export async function resolveIncludes(
     const name = incl.repository.name;
     let dep: GitRepository;
     try {
-      dep = await client.get<GitRepository>(
-        `/apis/${SOURCE_GROUP}/v1/namespaces/${obj.metadata.namespace}/gitrepositories/${name}`,
-      );
+      dep = await client.get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, obj.metadata.namespace, name));
     } catch (err) {
       const detail = err instanceof NotFoundError ? `GitRepository '${name}' not found` : (err as Error).message;
       throw new SourceFailure(

@@ -5,7 +5,9 @@
 // conditions and events. Credentials never leave the git process; every message is masked.
 import { existsSync, lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { GitRepository } from "../../api/source/git-repository.js";
+import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import { type Condition, REASONS, STALLED } from "../../api/meta/conditions.js";
@@ -52,7 +54,7 @@ export class GitRepositoryReconciler implements Reconciler {
   }
 
   private path(ns: string, name: string): string {
-    return `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/gitrepositories/${name}`;
+    return pathOf(SERVED_KINDS.GitRepository, ns, name);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {

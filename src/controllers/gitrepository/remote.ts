@@ -1,6 +1,8 @@
 // The remote side of a GitRepository: its URL without credentials, the git environment built from
 // the secret (and URL userinfo), `ls-remote` to resolve the ref, and the checkout of one commit.
 // Failures come back as Flux's reasons and messages, with credentials masked.
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { checkout, type CheckoutExtras } from "../../sources/git/checkout.js";
@@ -28,7 +30,7 @@ async function secretData(client: KubeClient, obj: GitRepository) {
   const ref = `${obj.metadata.namespace}/${obj.spec.secretRef.name}`;
   try {
     const secret = await client.get<{ data?: Record<string, string> }>(
-      `/api/v1/namespaces/${obj.metadata.namespace}/secrets/${obj.spec.secretRef.name}`,
+      pathOf(USED_KINDS.Secret, obj.metadata.namespace, obj.spec.secretRef.name),
     );
     return secret.data ?? {};
   } catch (err) {

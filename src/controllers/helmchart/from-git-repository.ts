@@ -5,7 +5,9 @@
 // same name and version is kept unless the spec changed (Flux's cached build).
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
-import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { GitRepository } from "../../api/source/git-repository.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -52,7 +54,7 @@ export async function buildFromGitRepository(
   const name = chart.spec.sourceRef.name;
   let repo: GitRepository;
   try {
-    repo = await cluster.client.get<GitRepository>(`/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/gitrepositories/${name}`);
+    repo = await cluster.client.get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns, name));
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new ChartFailure("SourceUnavailable", `failed to get source: GitRepository '${name}' not found`);

@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -48,9 +49,7 @@ export async function buildFromHelmRepository(
   const ns = chart.metadata.namespace!;
   let repo: HelmRepository;
   try {
-    repo = await cluster.client.get<HelmRepository>(
-      `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/helmrepositories/${chart.spec.sourceRef.name}`,
-    );
+    repo = await cluster.client.get<HelmRepository>(pathOf(SERVED_KINDS.HelmRepository, ns, chart.spec.sourceRef.name));
   } catch (err) {
     if (err instanceof NotFoundError)
       throw new ChartFailure(

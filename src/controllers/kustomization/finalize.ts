@@ -6,7 +6,8 @@
 //   retryInterval until spec.timeout after the deletion request, then released with a Warning event
 //   listing what was left behind;
 // - `deletionPolicy: Orphan` set on the deleting object releases it at once (the documented way out).
-import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
 import { setCondition } from "../../runtime/conditions.js";

@@ -3,7 +3,8 @@
 // impersonating the service account there), inventory, prune of what was removed (never because a
 // source failed or a render came out empty), health, and status with Flux's conditions and history.
 import { createHash } from "node:crypto";
-import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { setCondition } from "../../runtime/conditions.js";
