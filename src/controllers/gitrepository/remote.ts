@@ -13,7 +13,7 @@ import {
   maskUrlCredentials,
   stripUrlCredentials,
 } from "../../sources/git/credentials.js";
-import { GitCommandError, runGit } from "../../sources/git/git-cli.js";
+import { GitCommandError, sandboxedGit } from "../../sources/git/git-cli.js";
 import { parseLsRemote, RefNotFoundError, type ResolvedRef, resolveRef } from "../../sources/git/refs.js";
 import { parseDuration } from "../../util/duration.js";
 import { SourceFailure } from "./failure.js";
@@ -76,7 +76,7 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
 export async function resolveRemote(remote: Remote, obj: GitRepository): Promise<ResolvedRef> {
   let refs;
   try {
-    refs = parseLsRemote(await runGit(["ls-remote", remote.url], remote.git));
+    refs = parseLsRemote(await sandboxedGit(["ls-remote", remote.url], remote.git));
   } catch (err) {
     const reason = err instanceof GitCommandError && err.authFailure ? "AuthenticationFailed" : "GitOperationFailed";
     throw new SourceFailure(
@@ -105,7 +105,7 @@ export async function checkoutRemote(
 ): Promise<{ commit: string; subject: string }> {
   try {
     const commit = await checkout(resolved, { url: remote.url, dir, ...remote.git, ...extras });
-    const subject = (await runGit(["log", "-1", "--format=%s"], { ...remote.git, cwd: dir })).trim();
+    const subject = (await sandboxedGit(["log", "-1", "--format=%s"], { ...remote.git, cwd: dir })).trim();
     return { commit, subject: [...subject].length > 50 ? `${[...subject].slice(0, 50).join("")}...` : subject };
   } catch (err) {
     if (err instanceof SourceFailure) throw err;

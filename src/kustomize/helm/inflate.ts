@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { type ResMap, resourcesFromDocuments } from "../accumulate.js";
 import { KustomizeError, LoadRestrictionError } from "../errors.js";
-import type { Kustomization } from "../kustomization-file.js";
+import type { KustomizationFile } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { type JsonObject, meta } from "../resource.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
-import { checkChart, checkGlobals, type HelmChart, pullArgs, templateArgs } from "./chart-spec.js";
+import { checkChart, checkGlobals, type HelmChartInflation, pullArgs, templateArgs } from "./chart-spec.js";
 import { writeValuesFile } from "./values.js";
 
 export interface HelmOptions {
@@ -49,7 +49,7 @@ function checkHelmVersion(helm: HelmOptions, configHome: string, where: string):
 }
 
 /** kustomize keeps charts pulled from a versioned repo apart: chartHome/name-version/name. */
-function chartHomeOf(c: HelmChart, root: string, chartHome: string): string {
+function chartHomeOf(c: HelmChartInflation, root: string, chartHome: string): string {
   const home = isAbsolute(chartHome) ? chartHome : join(root, chartHome);
   return c.version && c.repo ? join(home, `${c.name}-${c.version}`) : home;
 }
@@ -62,7 +62,7 @@ function checkUnderRoot(dir: string, root: string, where: string): void {
 }
 
 function inflate(
-  c: HelmChart,
+  c: HelmChartInflation,
   home: string,
   configHome: string | undefined,
   helm: HelmOptions,
@@ -106,7 +106,7 @@ function inflate(
  * charts that name none: the kustomization's own, else the nearest parent's.
  */
 export function runHelmCharts(
-  k: Kustomization,
+  k: KustomizationFile,
   resmap: ResMap,
   loader: Loader,
   where: string,
