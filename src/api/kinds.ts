@@ -40,8 +40,8 @@ export interface ServedKind extends KindEntry {
 export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
 export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
 
-export const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
-export const READY_COLUMNS: PrinterColumn[] = [
+const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
+const READY_COLUMNS: PrinterColumn[] = [
   { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
   { name: "Status", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].message' },
 ];
@@ -106,8 +106,6 @@ export const SERVED_KINDS = {
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
 } satisfies Record<string, ServedKind>;
-
-export type ServedKindName = keyof typeof SERVED_KINDS;
 
 const builtin = (group: string, version: string, kind: string, plural: string, scope: Scope = "Namespaced") => ({
   group,
