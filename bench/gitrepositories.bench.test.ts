@@ -14,9 +14,10 @@ import { GitRepositoryReconciler } from "../src/controllers/gitrepository/reconc
 import { closeAllConnections, KubeClient, requestCounts } from "../src/kube/client.js";
 import { Cluster } from "../src/kube/cluster.js";
 import { endpointFromKubeconfigFile } from "../src/kube/kubeconfig.js";
-import type { KubeObject } from "../src/kube/object.js";
+import type { KubeObject } from "../src/api/meta/object.js";
 import { downFleet, upFleet } from "../src/local/index.js";
-import { Controller, REQUESTED_AT_ANNOTATION } from "../src/runtime/controller.js";
+import { Controller } from "../src/runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../src/api/meta/annotations.js";
 import { EventRecorder } from "../src/runtime/events.js";
 import { createLogger } from "../src/runtime/logger.js";
 import { startArtifactServer } from "../src/sources/artifact/server.js";

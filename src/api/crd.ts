@@ -1,8 +1,11 @@
-// CustomResourceDefinitions built from our TypeScript API definitions: one schema per kind and
-// version, printer columns as Flux shows them, status subresource, storage version marked.
-import type { Json } from "../kustomize/yaml/emit.js";
+// CustomResourceDefinitions built from the table of kinds (names, versions, printer columns as
+// Flux shows them) and our TypeScript API definitions (one schema per version), with the status
+// subresource and the storage version marked.
+import { SUBSTITUTE_ANNOTATION } from "./meta/annotations.js";
+import type { ServedKind } from "./kinds.js";
 
-export type Schema = { [key: string]: Json };
+type SchemaValue = string | number | boolean | SchemaValue[] | Schema;
+export type Schema = { [key: string]: SchemaValue };
 
 export const str = (extra: Schema = {}): Schema => ({ type: "string", ...extra });
 export const bool = (): Schema => ({ type: "boolean" });
@@ -48,61 +51,59 @@ export const artifact = (): Schema =>
     ["path", "url", "revision", "lastUpdateTime"],
   );
 
-export const READY_COLUMNS = [
-  { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-  { name: "Status", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].message' },
-];
-export const AGE_COLUMN = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
-
-export interface KindDefinition {
-  group: string;
-  kind: string;
-  plural: string;
-  singular: string;
-  shortNames: string[];
-  categories?: string[];
-  versions: { name: string; storage: boolean; deprecated?: boolean; spec: Schema; status: Schema; columns: Schema[] }[];
+/** The schemas of one version of a kind. */
+export interface VersionSchema {
+  spec: Schema;
+  status: Schema;
 }
 
-export function crdFor(def: KindDefinition) {
+/** The CRD of a served kind, given a schema for each of its versions. */
+export function crdFor(kind: ServedKind, schemas: Record<string, VersionSchema>) {
   return {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
     metadata: {
-      name: `${def.plural}.${def.group}`,
+      name: `${kind.plural}.${kind.group}`,
       labels: { "app.kubernetes.io/part-of": "flotilla" },
-      annotations: { "kustomize.toolkit.fluxcd.io/substitute": "disabled" },
+      annotations: { [SUBSTITUTE_ANNOTATION]: "disabled" },
     },
     spec: {
-      group: def.group,
-      scope: "Namespaced",
+      group: kind.group,
+      scope: kind.scope,
       names: {
-        kind: def.kind,
-        listKind: `${def.kind}List`,
-        plural: def.plural,
-        singular: def.singular,
-        shortNames: def.shortNames,
-        ...(def.categories ? { categories: def.categories } : {}),
+        kind: kind.kind,
+        listKind: `${kind.kind}List`,
+        plural: kind.plural,
+        singular: kind.singular,
+        shortNames: kind.shortNames,
+        categories: kind.categories,
       },
-      versions: def.versions.map((v) => ({
-        name: v.name,
-        served: true,
-        storage: v.storage,
-        ...(v.deprecated
-          ? { deprecated: true, deprecationWarning: `${def.group}/${v.name} ${def.kind} is deprecated, upgrade to v1` }
-          : {}),
-        subresources: { status: {} },
-        additionalPrinterColumns: v.columns,
-        schema: {
-          openAPIV3Schema: obj({
-            apiVersion: str(),
-            kind: str(),
-            metadata: { type: "object" },
-            spec: v.spec,
-            status: { ...v.status, default: { observedGeneration: -1 } },
-          }),
-        },
-      })),
+      versions: kind.versions.map((v) => {
+        const schema = schemas[v.name];
+        if (!schema) throw new Error(`no schema for ${kind.kind} ${v.name}`);
+        return {
+          name: v.name,
+          served: v.served,
+          storage: v.storage,
+          ...(v.deprecated
+            ? {
+                deprecated: true,
+                deprecationWarning: `${kind.group}/${v.name} ${kind.kind} is deprecated, upgrade to v1`,
+              }
+            : {}),
+          subresources: { status: {} },
+          additionalPrinterColumns: kind.columns,
+          schema: {
+            openAPIV3Schema: obj({
+              apiVersion: str(),
+              kind: str(),
+              metadata: { type: "object" },
+              spec: schema.spec,
+              status: { ...schema.status, default: { observedGeneration: -1 } },
+            }),
+          },
+        };
+      }),
     },
   };
 }

@@ -1,7 +1,7 @@
 // Every CRD flotilla's controllers watch, in one list: the manager's --install-crds, `flotilla
 // install` and the demo all install exactly this set (a shorter copy once left a controller unable
 // to start).
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "./meta/object.js";
 import { kustomizationCrd } from "./kustomize/kustomization.js";
 import { gitRepositoryCrd } from "./source/git-repository.js";
 import { helmChartCrd, helmRepositoryCrd } from "./source/helm.js";

@@ -2,8 +2,9 @@
 // removed and the finalizer dropped; otherwise the finalizer is added. Its last artifact counts only
 // while storage still holds it intact.
 import type { Cluster } from "../kube/cluster.js";
-import type { KubeObject } from "../kube/object.js";
-import type { Artifact, Storage } from "../sources/artifact/storage.js";
+import type { KubeObject } from "../api/meta/object.js";
+import type { Storage } from "../sources/artifact/storage.js";
+import type { Artifact } from "../api/meta/artifact.js";
 import { ReconciledObjects } from "./kit/objects.js";
 
 type Source = KubeObject & { status?: { artifact?: Artifact } };

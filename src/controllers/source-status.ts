@@ -1,10 +1,10 @@
-// Shared by the source reconcilers: the finalizer, and the conditions Flux's source-controller sets
+// Shared by the source reconcilers: the conditions Flux's source-controller sets
 // next to Ready (which the kit sets: kit/outcome.ts) — ArtifactInStorage on success, the
 // negative-polarity condition naming the failing step on failure.
-import { type Condition, setCondition } from "../runtime/conditions.js";
+import { setCondition } from "../runtime/conditions.js";
+import type { Condition } from "../api/meta/conditions.js";
 import type { ReconcileFailure } from "./kit/failure.js";
 
-export const SOURCE_FINALIZER = "finalizers.fluxcd.io";
 const FAILURE_CONDITIONS = [
   "FetchFailed",
   "IncludeUnavailable",

@@ -2,7 +2,9 @@
 // `kubectl get deployments`, plus each tenant's greeting.
 import type { Cluster } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
-import type { KubeObject } from "../kube/object.js";
+import { USED_KINDS } from "../api/kinds.js";
+import type { KubeObject } from "../api/meta/object.js";
+import { pathOf } from "../api/paths.js";
 
 export interface DemoView {
   step(message: string): void;
@@ -93,13 +95,11 @@ export async function readTenantApps(tenants: { name: string; cluster: Cluster }
   return Promise.all(
     tenants.map(async ({ name, cluster }) => {
       try {
-        const d = await cluster.client.get<Deployment>("/apis/apps/v1/namespaces/podinfo/deployments/podinfo");
+        const d = await cluster.client.get<Deployment>(pathOf(USED_KINDS.Deployment, "podinfo", "podinfo"));
         // The generated ConfigMap's name carries a content hash; follow the Deployment's reference.
         const cmName = d.spec?.template?.spec?.containers?.[0]?.envFrom?.[0]?.configMapRef?.name;
         const ui = cmName
-          ? await cluster.client.get<{ data?: Record<string, string> }>(
-              `/api/v1/namespaces/podinfo/configmaps/${cmName}`,
-            )
+          ? await cluster.client.get<{ data?: Record<string, string> }>(pathOf(USED_KINDS.ConfigMap, "podinfo", cmName))
           : undefined;
         return {
           cluster: name,

@@ -5,13 +5,13 @@
 // a commit rolls out, and hand-made drift in a tenant is put back.
 import { randomBytes } from "node:crypto";
 import { fluxCrds } from "../api/flux-crds.js";
-import { KUSTOMIZE_GROUP } from "../api/kustomize/kustomization.js";
-import { SOURCE_GROUP } from "../api/source/git-repository.js";
+import { KUSTOMIZE_GROUP, SERVED_KINDS, SOURCE_GROUP, USED_KINDS } from "../api/kinds.js";
+import { pathOf } from "../api/paths.js";
 import { startManager } from "../controllers/manager.js";
 import { Cluster } from "../kube/cluster.js";
 import { endpointFromKubeconfigFile } from "../kube/kubeconfig.js";
-import type { KubeObject } from "../kube/object.js";
-import { REQUESTED_AT_ANNOTATION } from "../runtime/controller.js";
+import type { KubeObject } from "../api/meta/object.js";
+import { REQUESTED_AT_ANNOTATION } from "../api/meta/annotations.js";
 import type { Logger } from "../runtime/logger.js";
 import { waitFor } from "../local/bootstrap.js";
 import { startGitHttpServer } from "./git-http-server.js";
@@ -51,9 +51,9 @@ const FIELD_MANAGER = "flotilla-demo";
 const DEMO_LABEL = { "flotilla.dev/demo": "true" };
 const G = { source: SOURCE_GROUP, ks: KUSTOMIZE_GROUP };
 const ns = TENANTS_NAMESPACE;
-const gitRepoPath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/fleet`;
+const gitRepoPath = pathOf(SERVED_KINDS.GitRepository, ns, "fleet");
 const demoKsName = (tenant: string) => `${tenant}-apps`;
-const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${ns}/kustomizations/${name}`;
+const ksPath = (name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const timeoutMs = o.timeoutMs ?? 180_000;
@@ -115,7 +115,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
 
     const first = tenants[0]!;
     await first.cluster.client.patch(
-      "/apis/apps/v1/namespaces/podinfo/deployments/podinfo",
+      pathOf(USED_KINDS.Deployment, "podinfo", "podinfo"),
       "merge",
       { spec: { replicas: 7 } },
       { fieldManager: "kubectl-edit" },

@@ -2,7 +2,7 @@
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
 // artifact Service and the controller Deployment.
 import { fluxCrds } from "../api/flux-crds.js";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 export const DEFAULT_IMAGE = "ghcr.io/flotilla-dev/flotilla";
 

@@ -5,7 +5,8 @@ import { clusterPool, type PoolEntry } from "./cluster-pool.js";
 import { collectionPath, Discovery, objectPath, type ResourceMapping } from "./discovery.js";
 import { NotFoundError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
-import { gvkOf, type GroupVersionKind, type KubeObject } from "./object.js";
+import { gvkOf } from "./object.js";
+import type { GroupVersionKind, KubeObject } from "../api/meta/object.js";
 
 export interface ObjectRef {
   apiVersion: string;

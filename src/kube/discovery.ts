@@ -1,9 +1,10 @@
 // REST mapping (group/version/kind → resource path and scope) from API discovery. Discovery is read
 // lazily per group-version and cached per cluster; an unknown kind refreshes its group-version once
 // (a CRD may have just been installed) before failing with Kubernetes' own "no matches" wording.
+import { apiPath } from "../api/paths.js";
 import type { KubeClient } from "./client.js";
 import { KubeError, NotFoundError } from "./errors.js";
-import type { GroupVersionKind } from "./object.js";
+import type { GroupVersionKind } from "../api/meta/object.js";
 
 export interface ResourceMapping extends GroupVersionKind {
   resource: string;
@@ -41,8 +42,7 @@ export class Discovery {
   constructor(private readonly client: KubeClient) {}
 
   private fetch(group: string, version: string): Promise<GroupVersionEntry> {
-    const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    return this.client.get<{ resources: ApiResource[] }>(path).then(
+    return this.client.get<{ resources: ApiResource[] }>(apiPath({ group, version })).then(
       (list) => {
         const byKind = new Map<string, ResourceMapping>();
         for (const r of list.resources) {
@@ -109,10 +109,9 @@ export class Discovery {
 
 /** Path of a collection (`namespace` ignored for cluster-scoped kinds). */
 export function collectionPath(m: ResourceMapping, namespace?: string): string {
-  const base = m.group ? `/apis/${m.group}/${m.version}` : `/api/${m.version}`;
-  return m.namespaced && namespace ? `${base}/namespaces/${namespace}/${m.resource}` : `${base}/${m.resource}`;
+  return apiPath({ ...m, namespace: m.namespaced ? namespace : undefined });
 }
 
 export function objectPath(m: ResourceMapping, name: string, namespace?: string): string {
-  return `${collectionPath(m, namespace)}/${encodeURIComponent(name)}`;
+  return apiPath({ ...m, namespace: m.namespaced ? namespace : undefined, name });
 }

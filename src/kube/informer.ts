@@ -1,7 +1,7 @@
 // A shared informer: a local cache of one kind kept current by a Watcher, with change handlers
 // and indexes (e.g. Kustomizations by source), so controllers read from memory, not the apiserver.
 import type { Cluster } from "./cluster.js";
-import type { KubeObject } from "./object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import { type WatchEvent, Watcher, type WatchTarget } from "./watch.js";
 
 export type IndexFunc = (obj: KubeObject) => string[];

@@ -1,42 +1,5 @@
-// Unstructured Kubernetes objects: plain JSON, every field kept.
-
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  resourceVersion?: string;
-  uid?: string;
-  generation?: number;
-  deletionTimestamp?: string;
-  creationTimestamp?: string | null;
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
-  [key: string]: unknown;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: "Apply" | "Update";
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
-
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: ObjectMeta;
-  [key: string]: unknown;
-}
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
+// Helpers on unstructured Kubernetes objects (their shape: api/meta/object.ts).
+import type { GroupVersionKind, KubeObject } from "../api/meta/object.js";
 
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf("/");

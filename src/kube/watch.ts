@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Cluster } from "./cluster.js";
 import { collectionPath } from "./discovery.js";
 import { type ApiStatus, apiErrorFrom, GoneError } from "./errors.js";
-import type { GroupVersionKind, KubeObject } from "./object.js";
+import type { GroupVersionKind, KubeObject } from "../api/meta/object.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 

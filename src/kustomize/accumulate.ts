@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { generateKustomization } from "./generate-kustomization.js";
 import { KustomizeError } from "./errors.js";
-import { findKustomizationFile, type Kustomization, parseKustomization } from "./kustomization-file.js";
+import { findKustomizationFile, type KustomizationFile, parseKustomization } from "./kustomization-file.js";
 import type { Loader } from "./loader.js";
 import type { Resource } from "./resource.js";
 import { ResMap, resourcesFromDocuments } from "./res-map.js";
@@ -23,7 +23,7 @@ export interface BuildContext {
   /** Build a directory without kustomization file from all its manifests (Flux's behaviour). */
   generateMissing?: boolean;
   /** The top directory's kustomization, given in memory instead of read from its file. */
-  topKustomization?: Kustomization;
+  topKustomization?: KustomizationFile;
   /** helmCharts are rendered only when set (kustomize's --enable-helm). */
   helm?: HelmOptions;
 }
@@ -35,7 +35,10 @@ function readResourceFile(path: string, loader: Loader, display: string): Resour
   );
 }
 
-export function loadKustomization(dir: string, ctx: BuildContext): { file: string; display: string; k: Kustomization } {
+export function loadKustomization(
+  dir: string,
+  ctx: BuildContext,
+): { file: string; display: string; k: KustomizationFile } {
   if (dir === ctx.top && ctx.topKustomization) {
     return { file: join(dir, "kustomization.yaml"), display: "kustomization.yaml", k: ctx.topKustomization };
   }

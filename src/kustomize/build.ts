@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { accumulate, type BuildContext, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
-import type { Kustomization } from "./kustomization-file.js";
+import type { KustomizationFile } from "./kustomization-file.js";
 import { Loader } from "./loader.js";
 import { nameOf, type Resource } from "./resource.js";
 import { rename } from "./transformers/rename.js";
@@ -18,7 +18,7 @@ export interface BuildOptions {
    * Use this kustomization for `dir` instead of its file: Flux extends the kustomization at
    * spec.path with the Kustomization's fields, and a shared read-only artifact stays untouched.
    */
-  kustomization?: Kustomization;
+  kustomization?: KustomizationFile;
   /** Render helmCharts with helm (kustomize's --enable-helm); off by default. */
   enableHelm?: boolean;
   /** The helm binary (kustomize's --helm-command); flotilla's pinned helm, else PATH's, by default. */

@@ -2,7 +2,7 @@
 // as if a kustomization listed them — directories with their own kustomization are taken whole.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { findKustomizationFile, type Kustomization } from "./kustomization-file.js";
+import { findKustomizationFile, type KustomizationFile } from "./kustomization-file.js";
 import { parseYamlDocuments } from "./yaml/parse.js";
 
 function isManifest(path: string): boolean {
@@ -24,7 +24,7 @@ function isManifest(path: string): boolean {
   }
 }
 
-export function generateKustomization(root: string): Kustomization {
+export function generateKustomization(root: string): KustomizationFile {
   const resources: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {

@@ -64,7 +64,8 @@ export interface Replica {
   count: number;
 }
 
-export interface Kustomization {
+/** The contents of a kustomization.yaml (the Flux Kustomization object is api/kustomize/kustomization.ts). */
+export interface KustomizationFile {
   apiVersion?: string;
   kind?: string;
   metadata?: Record<string, Json>;
@@ -128,7 +129,7 @@ export function findKustomizationFile(dir: string): string | undefined {
   return found[0] && join(dir, found[0]);
 }
 
-export function parseKustomization(text: string | ParsedDocument[], file: string): Kustomization {
+export function parseKustomization(text: string | ParsedDocument[], file: string): KustomizationFile {
   const docs = typeof text === "string" ? parseYamlDocuments(text, file) : text;
   if (docs.length > 1)
     throw new KustomizeError(`${file}: a kustomization file must hold one document, found ${docs.length}`);
@@ -142,7 +143,7 @@ export function parseKustomization(text: string | ParsedDocument[], file: string
       );
     if (!SUPPORTED.has(key)) throw new UnsupportedFieldError(`${file}: unknown field "${key}" in kustomization`);
   }
-  const k = value as Kustomization;
+  const k = value as KustomizationFile;
   for (const [i, image] of (k.images ?? []).entries()) {
     for (const f of ["name", "newName", "newTag", "digest", "tagSuffix"] as const) {
       if (image[f] !== undefined && typeof image[f] !== "string") {

@@ -2,6 +2,8 @@
 // identity, the kwok node, and on the management plane the Kamaji-shaped tenant records.
 // Everything is server-side applied, so running it again is harmless.
 import { setTimeout as sleep } from "node:timers/promises";
+import { USED_KINDS } from "../api/kinds.js";
+import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import { KubeError } from "../kube/errors.js";
 import { KWOK_NODE_ANNOTATION } from "./components.js";
@@ -55,7 +57,7 @@ export async function isApiserverReady(client: KubeClient): Promise<boolean> {
 
 /** kubeadm binds its admin.conf group to cluster-admin; our planes do the same. */
 export async function bootstrapRbac(client: KubeClient): Promise<void> {
-  await apply(client, "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:cluster-admins", {
+  await apply(client, pathOf(USED_KINDS.ClusterRoleBinding, undefined, "kubeadm:cluster-admins"), {
     apiVersion: "rbac.authorization.k8s.io/v1",
     kind: "ClusterRoleBinding",
     metadata: { name: "kubeadm:cluster-admins" },
@@ -66,7 +68,7 @@ export async function bootstrapRbac(client: KubeClient): Promise<void> {
 
 /** The simulated node kwok keeps Ready and whose pods it runs. */
 export async function registerKwokNode(client: KubeClient): Promise<void> {
-  await apply(client, `/api/v1/nodes/${KWOK_NODE_NAME}`, {
+  await apply(client, pathOf(USED_KINDS.Node, undefined, KWOK_NODE_NAME), {
     apiVersion: "v1",
     kind: "Node",
     metadata: {
@@ -89,13 +91,13 @@ interface NodeStatus {
 }
 
 export async function isNodeReady(client: KubeClient): Promise<boolean> {
-  const node = await client.get<NodeStatus>(`/api/v1/nodes/${KWOK_NODE_NAME}`);
+  const node = await client.get<NodeStatus>(pathOf(USED_KINDS.Node, undefined, KWOK_NODE_NAME));
   return node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
 }
 
 /** Pods are refused until the service-account controller made `default` in the namespace. */
 export async function hasDefaultServiceAccount(client: KubeClient): Promise<boolean> {
-  await client.get("/api/v1/namespaces/default/serviceaccounts/default");
+  await client.get(pathOf(USED_KINDS.ServiceAccount, "default", "default"));
   return true;
 }
 
@@ -109,12 +111,12 @@ export async function registerTenants(
   tenants: (TenantPlaneFacts & { adminConf: string; superAdminConf: string })[],
   timeoutMs: number,
 ): Promise<void> {
-  await apply(management, `/api/v1/namespaces/${TENANTS_NAMESPACE}`, {
+  await apply(management, pathOf(USED_KINDS.Namespace, undefined, TENANTS_NAMESPACE), {
     apiVersion: "v1",
     kind: "Namespace",
     metadata: { name: TENANTS_NAMESPACE },
   });
-  const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${tenantControlPlaneCrd.metadata.name}`;
+  const crdPath = pathOf(USED_KINDS.CustomResourceDefinition, undefined, tenantControlPlaneCrd.metadata.name);
   await apply(management, crdPath, tenantControlPlaneCrd);
   await waitFor(
     "the TenantControlPlane CRD to be established",
@@ -124,12 +126,11 @@ export async function registerTenants(
       ) ?? false,
     timeoutMs,
   );
-  const tcpPath = (name: string) =>
-    `/apis/kamaji.clastix.io/v1alpha1/namespaces/${TENANTS_NAMESPACE}/tenantcontrolplanes/${name}`;
+  const tcpPath = (name: string) => pathOf(USED_KINDS.TenantControlPlane, TENANTS_NAMESPACE, name);
   for (const t of tenants) {
     await apply(
       management,
-      `/api/v1/namespaces/${TENANTS_NAMESPACE}/secrets/${adminKubeconfigSecretName(t.tenant)}`,
+      pathOf(USED_KINDS.Secret, TENANTS_NAMESPACE, adminKubeconfigSecretName(t.tenant)),
       adminKubeconfigSecret(t.tenant, t.adminConf, t.superAdminConf),
     );
     // A freshly established CRD can take a moment to be served by every handler.

@@ -1,27 +1,6 @@
 // Status conditions as Flux writes them: one per type, lastTransitionTime changing only when the
-// status does, observedGeneration on each, and Ready summarising the object.
-
-export interface Condition {
-  type: string;
-  status: "True" | "False" | "Unknown";
-  reason: string;
-  message: string;
-  observedGeneration?: number;
-  lastTransitionTime: string;
-}
-
-export const READY = "Ready";
-export const RECONCILING = "Reconciling";
-export const STALLED = "Stalled";
-
-/** Flux's common reasons. */
-export const REASONS = {
-  succeeded: "Succeeded",
-  failed: "Failed",
-  progressing: "Progressing",
-  suspended: "Suspended",
-  dependencyNotReady: "DependencyNotReady",
-} as const;
+// status does, observedGeneration on each, and Ready summarising the object (the vocabulary: api/meta/conditions.ts).
+import { type Condition, READY } from "../api/meta/conditions.js";
 
 export function getCondition(conditions: Condition[] | undefined, type: string): Condition | undefined {
   return conditions?.find((c) => c.type === type);

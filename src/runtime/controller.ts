@@ -2,14 +2,13 @@
 // N workers reconcile keys (never one key twice at once), failures retry with per-key backoff,
 // successes requeue after their interval with jitter, and shutdown lets in-flight reconciles finish.
 import { randomUUID } from "node:crypto";
+import { REQUESTED_AT_ANNOTATION } from "../api/meta/annotations.js";
 import type { Cluster } from "../kube/cluster.js";
 import { Informer } from "../kube/informer.js";
-import type { GroupVersionKind, KubeObject } from "../kube/object.js";
+import type { GroupVersionKind, KubeObject } from "../api/meta/object.js";
 import type { Logger } from "./logger.js";
 import type { ControllerMetrics } from "./metrics.js";
 import { WorkQueue } from "./workqueue.js";
-
-export const REQUESTED_AT_ANNOTATION = "reconcile.fluxcd.io/requestedAt";
 
 export interface Request {
   namespace: string;

@@ -1,7 +1,9 @@
 // Kubernetes Events for each reconcile outcome (what `kubectl describe` and `flux events` show).
 import { randomBytes } from "node:crypto";
+import { USED_KINDS } from "../api/kinds.js";
+import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import type { Logger } from "./logger.js";
 
 export type EventType = "Normal" | "Warning";
@@ -45,7 +47,7 @@ export class EventRecorder {
       count: 1,
     };
     try {
-      await this.client.create(`/api/v1/namespaces/${namespace}/events`, event);
+      await this.client.create(pathOf(USED_KINDS.Event, namespace), event);
     } catch (err) {
       this.log.error("failed to record event", { reason, error: (err as Error).message });
     }

@@ -3,6 +3,8 @@
 // exits) when renewal has failed for the renew deadline. Updates are optimistic (resourceVersion),
 // so two candidates can never both win.
 import { setTimeout as sleep } from "node:timers/promises";
+import { USED_KINDS } from "../api/kinds.js";
+import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import { ConflictError, NotFoundError } from "../kube/errors.js";
 import type { Logger } from "./logger.js";
@@ -50,7 +52,7 @@ export class LeaderElector {
   }
 
   private get path(): string {
-    return `/apis/coordination.k8s.io/v1/namespaces/${this.options.namespace}/leases/${this.options.name}`;
+    return pathOf(USED_KINDS.Lease, this.options.namespace, this.options.name);
   }
 
   get isLeader(): boolean {
@@ -73,7 +75,7 @@ export class LeaderElector {
     };
     if (!lease) {
       try {
-        await this.client.create(`/apis/coordination.k8s.io/v1/namespaces/${this.options.namespace}/leases`, {
+        await this.client.create(pathOf(USED_KINDS.Lease, this.options.namespace), {
           apiVersion: "coordination.k8s.io/v1",
           kind: "Lease",
           metadata: { name: this.options.name, namespace: this.options.namespace },

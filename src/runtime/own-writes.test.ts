@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import { OwnWrites } from "./own-writes.js";
 
 const obj = (rv: string, uid = "u1"): KubeObject => ({

@@ -3,7 +3,7 @@
 // reconciler's own last write — reading that stale copy could, for instance, prune from an old
 // inventory. So each write's response is kept and the newer of the two (by resourceVersion, which
 // this apiserver hands out from etcd's increasing revision) is used.
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 const revision = (o: KubeObject) => {
   try {

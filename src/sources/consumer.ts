@@ -6,13 +6,15 @@
 import { FlotillaError } from "../util/errors.js";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type KindEntry, SERVED_KINDS, USED_KINDS } from "../api/kinds.js";
+import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import { NotFoundError } from "../kube/errors.js";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
+import type { Artifact } from "../api/meta/artifact.js";
 import { ArtifactDownloadError } from "./artifact/errors.js";
 import { extractTarball } from "./artifact/extract.js";
 import { fetchArtifact } from "./artifact/fetch.js";
-import type { Artifact } from "./artifact/storage.js";
 
 export interface SourceRef {
   kind: "GitRepository" | "HelmRepository" | "HelmChart" | "OCIRepository" | "Bucket";
@@ -29,12 +31,12 @@ export class SourceNotFoundError extends FlotillaError {
 export class ArtifactNotReadyError extends FlotillaError {
   override name = "ArtifactNotReadyError";
 }
-const PLURALS: Record<string, string> = {
-  GitRepository: "gitrepositories",
-  HelmRepository: "helmrepositories",
-  HelmChart: "helmcharts",
-  OCIRepository: "ocirepositories",
-  Bucket: "buckets",
+const SOURCE_KINDS: Record<SourceRef["kind"], KindEntry> = {
+  GitRepository: SERVED_KINDS.GitRepository,
+  HelmRepository: SERVED_KINDS.HelmRepository,
+  HelmChart: SERVED_KINDS.HelmChart,
+  OCIRepository: USED_KINDS.OCIRepository,
+  Bucket: USED_KINDS.Bucket,
 };
 
 export interface FetchedSource {
@@ -63,13 +65,13 @@ export class SourceFetcher {
   /** The source object; SourceNotFoundError when it does not exist. */
   async source<T extends object = KubeObject>(ref: SourceRef, defaultNamespace: string): Promise<T> {
     const ns = ref.namespace ?? defaultNamespace;
-    const plural = PLURALS[ref.kind];
-    if (!plural) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
+    const kind = SOURCE_KINDS[ref.kind];
+    if (!kind) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
     const cached = this.lookup?.(ref.kind, ref.name, ns);
     if (cached) return cached as T;
     // Not in the cache (not watched, not synced, or really missing): ask the API.
     try {
-      return await this.client.get<T>(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/${plural}/${ref.name}`);
+      return await this.client.get<T>(pathOf(kind, ns, ref.name));
     } catch (err) {
       if (err instanceof NotFoundError)
         throw new SourceNotFoundError(`Source '${ref.kind}/${ns}/${ref.name}' not found`);

@@ -1,5 +1,6 @@
 // What one apply or prune did, object by object, in Flux's words.
-import { type KubeObject, objectId, parseApiVersion } from "../kube/object.js";
+import { objectId, parseApiVersion } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 export type Action = "created" | "configured" | "unchanged" | "deleted" | "skipped" | "unknown";
 

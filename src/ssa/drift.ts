@@ -1,6 +1,6 @@
 // Has the object drifted? Compares the live object with the server's dry-run of the desired one:
 // labels, annotations, and everything outside metadata and status (the same view a plan's diff shows).
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import { defaultTakeoverManagers, takeoverPatch } from "./field-managers.js";
 
 const live = (

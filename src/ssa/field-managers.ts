@@ -1,7 +1,7 @@
 // "Override" takes back fields other tools changed: entries in managedFields written by kubectl (any
 // `kubectl*` manager), before-first-apply, or our own Update operations are folded into our Apply
 // entry. The next forced apply then owns those fields and removes the ones the manifest does not set.
-import type { KubeObject, ManagedFieldsEntry } from "../kube/object.js";
+import type { KubeObject, ManagedFieldsEntry } from "../api/meta/object.js";
 
 export interface ManagerMatch {
   /** Prefix of the manager name (`kubectl` matches `kubectl-edit`, `kubectl-client-side-apply`, ...). */

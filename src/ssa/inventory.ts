@@ -1,17 +1,9 @@
 // The inventory of what a Kustomization applied, in Flux's format: entries `{id, v}` with
 // id `<namespace>_<name>_<group>_<kind>` and v the API version. Colons in RBAC names are encoded as
 // `__` so the id splits unambiguously.
+import type { Inventory, InventoryEntry } from "../api/meta/inventory.js";
 import { FlotillaError } from "../util/errors.js";
 import type { ChangeSetEntry } from "./changeset.js";
-
-export interface InventoryEntry {
-  id: string;
-  v: string;
-}
-
-export interface Inventory {
-  entries: InventoryEntry[];
-}
 
 export interface ObjMetadata {
   namespace: string;

@@ -6,13 +6,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Cluster, ObjectRef } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
-import { clone, type KubeObject, objectId, parseApiVersion } from "../kube/object.js";
+import { clone, objectId, parseApiVersion } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import { mapSettled } from "../util/map-settled.js";
 import { type ChangeSetEntry, entryFor } from "./changeset.js";
 import { ApplyError, DryRunError, type ObjectFailure, ResourceManagerError } from "./errors.js";
 import { defaultTakeoverManagers, type ManagerMatch } from "./field-managers.js";
 import { waitForSet } from "./health/wait.js";
-import { type Inventory, parseInventoryId } from "./inventory.js";
+import { parseInventoryId } from "./inventory.js";
+import type { Inventory } from "../api/meta/inventory.js";
 import { type Owner, setOwnerLabels } from "./metadata.js";
 import { normalize } from "./normalize.js";
 import { liveKey, type Plan, type PlanContext, planObject } from "./plan.js";

@@ -1,6 +1,6 @@
 // The labels and annotations through which users steer the resource manager (Flux's names), and the
 // owner labels that mark objects as ours.
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 const FLUX_GROUP = "kustomize.toolkit.fluxcd.io";
 

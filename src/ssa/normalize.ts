@@ -1,6 +1,7 @@
 // What the manager does to desired objects before applying: the same object the API server would
 // store, so drift detection compares like with like.
-import { clone, type KubeObject } from "../kube/object.js";
+import { clone } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 const POD_TEMPLATES: Record<string, string[]> = {
   Pod: ["spec"],

@@ -1,7 +1,7 @@
 // The public face of planning: what an apply of a set would do to each object, in words a diff or a
 // whole-fleet plan can print — create, update (with the fields that change), unchanged, skip (and
 // why), fail (and why) — built from the same per-object plans apply writes from (plan.ts).
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import { type ChangeSetEntry, entryFor } from "./changeset.js";
 import { fieldDiff, type FieldChange, type PathSegment } from "./diff.js";
 import { driftView } from "./drift.js";

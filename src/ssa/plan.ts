@@ -5,7 +5,8 @@
 import type { Cluster } from "../kube/cluster.js";
 import { NoMatchError } from "../kube/discovery.js";
 import { ApiError, ForbiddenError, KubeError } from "../kube/errors.js";
-import { gvkOf, type KubeObject, objectId, parseApiVersion } from "../kube/object.js";
+import { gvkOf, objectId, parseApiVersion } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import type { Action } from "./changeset.js";
 import { hasDrifted } from "./drift.js";
 import type { ObjectFailure } from "./errors.js";

@@ -1,7 +1,7 @@
 // Secret values must never reach errors, logs or change sets. API error messages can echo a value
 // (e.g. an Invalid value in a Secret), so every message that leaves the resource manager is passed
 // through the redactor of the objects it handled.
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 const MIN_LENGTH = 4; // shorter values would blank out ordinary words
 

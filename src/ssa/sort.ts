@@ -1,7 +1,8 @@
 // Apply order, as Flux's resource manager sorts: definitions and the things others depend on first,
 // webhooks last, every other kind (all custom resources included) in between; ties by group, kind,
 // namespace, name. Prune walks the same order backwards.
-import { type KubeObject, parseApiVersion } from "../kube/object.js";
+import { parseApiVersion } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 const FIRST = [
   "CustomResourceDefinition",

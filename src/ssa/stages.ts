@@ -1,7 +1,7 @@
 // Apply stages: cluster definitions (CRDs, Namespaces, ClusterRoles) are applied and waited for
 // first, then `*Class` kinds, then everything else — so later objects find their kinds and
 // namespaces in place.
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 
 export type Stage = "definitions" | "classes" | "resources";
 

@@ -5,7 +5,7 @@
 //   3. there is nothing to take over from other managers (checked by the caller).
 // Any doubt (defaulted or re-formatted values, unknown fieldsV1 keys) answers "no", and the normal
 // dry-run decides. See docs/decisions/0006-skip-dry-run-when-provably-unchanged.md.
-import type { KubeObject } from "../kube/object.js";
+import type { KubeObject } from "../api/meta/object.js";
 import { deepEqual } from "./drift.js";
 
 type Json = unknown;

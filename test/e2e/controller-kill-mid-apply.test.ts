@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
-import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { freePort } from "../../src/local/ports.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HelmChart, type HelmRepository, helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
 import { HelmChartReconciler } from "../../src/controllers/helmchart/reconciler.js";
 import { HelmRepositoryReconciler } from "../../src/controllers/helmrepository/reconciler.js";
-import type { KubeObject } from "../../src/kube/object.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
 import { Controller } from "../../src/runtime/controller.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { createLogger } from "../../src/runtime/logger.js";

@@ -2,7 +2,8 @@
 // once, retries with backoff, periodic requeue, graceful stop, and leader election on a Lease.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { type Reconciler, Controller, REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import { type Reconciler, Controller } from "../../src/runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { LeaderElector } from "../../src/runtime/leader-election.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { controllerMetrics } from "../../src/runtime/metrics.js";

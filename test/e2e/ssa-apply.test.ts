@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { requestCounts } from "../../src/kube/client.js";
-import type { KubeObject } from "../../src/kube/object.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
 import { DryRunError, formatChangeSet, inventoryFromChangeSet, ResourceManager } from "../../src/ssa/index.js";
 import { planeCluster, testNamespace } from "../support/fleet-context.js";
 import { configMap, namespace } from "../support/objects.js";

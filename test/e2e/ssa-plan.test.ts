@@ -3,7 +3,7 @@
 // Secret values never shown, and nothing written.
 import { describe, expect, it } from "vitest";
 import { requestCounts } from "../../src/kube/client.js";
-import type { KubeObject } from "../../src/kube/object.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
 import { ResourceManager } from "../../src/ssa/index.js";
 import { planeCluster, testNamespace } from "../support/fleet-context.js";
 import { configMap } from "../support/objects.js";

@@ -1,6 +1,6 @@
 // Prune, health and secrets with the resource manager on a real apiserver.
 import { describe, expect, it } from "vitest";
-import type { KubeObject } from "../../src/kube/object.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
 import {
   DryRunError,
   formatChangeSet,

@@ -11,9 +11,9 @@ import { gitRepositoryController } from "../../src/controllers/gitrepository/set
 import { type ControllerFlags, type ControllerSetup, createController } from "../../src/controllers/kit/setup.js";
 import { kustomizationController } from "../../src/controllers/kustomization/setup.js";
 import type { Cluster } from "../../src/kube/cluster.js";
-import type { KubeObject } from "../../src/kube/object.js";
-import type { Condition } from "../../src/runtime/conditions.js";
-import { REQUESTED_AT_ANNOTATION } from "../../src/runtime/controller.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
+import type { Condition } from "../../src/api/meta/conditions.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";

@@ -1,5 +1,5 @@
 // Small object builders for tests.
-import type { KubeObject } from "../../src/kube/object.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
 
 export const configMap = (
   namespace: string,

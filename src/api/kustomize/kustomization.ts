@@ -2,13 +2,12 @@
 // manifests from older docs apply as written (the seeds use v1beta1 with patchesStrategicMerge and
 // validation). The spec schema preserves unknown fields for that reason; the reconciler reads the
 // old field names with v1 semantics.
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Snapshot } from "../history.js";
-import type { Inventory } from "../../ssa/inventory.js";
-import { AGE_COLUMN, arr, condition, crdFor, type KindDefinition, obj, open, READY_COLUMNS, str } from "../crd.js";
-
-export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { Snapshot } from "../meta/history.js";
+import type { Inventory } from "../meta/inventory.js";
+import { arr, condition, crdFor, obj, open, str } from "../crd.js";
+import { SERVED_KINDS } from "../kinds.js";
 
 export interface KustomizationSpec {
   sourceRef: {
@@ -70,24 +69,8 @@ const status = obj({
   history: arr(open()),
 });
 
-const columns = [AGE_COLUMN, ...READY_COLUMNS];
-const version = (name: string, storage: boolean) => ({
-  name,
-  storage,
-  deprecated: !storage,
-  spec: open(),
-  status,
-  columns,
-});
+// Every version serves the same open spec: the reconciler reads the old field names itself.
+const schema = { spec: open(), status };
 
-export const kustomizationDefinition: KindDefinition = {
-  group: KUSTOMIZE_GROUP,
-  kind: "Kustomization",
-  plural: "kustomizations",
-  singular: "kustomization",
-  shortNames: ["ks"],
-  categories: ["all", "fluxcd"],
-  versions: [version("v1", true), version("v1beta2", false), version("v1beta1", false)],
-};
-
-export const kustomizationCrd = () => crdFor(kustomizationDefinition);
+export const kustomizationCrd = () =>
+  crdFor(SERVED_KINDS.Kustomization, { v1: schema, v1beta2: schema, v1beta1: schema });

@@ -1,25 +1,10 @@
 // GitRepository (source.toolkit.fluxcd.io): v1 is stored, v1beta2 is served for manifests copied
 // from older docs (its extra fields — gitImplementation, accessFrom — are accepted and ignored).
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Artifact } from "../../sources/artifact/storage.js";
-import {
-  AGE_COLUMN,
-  arr,
-  artifact,
-  bool,
-  condition,
-  crdFor,
-  duration,
-  type KindDefinition,
-  localRef,
-  obj,
-  open,
-  READY_COLUMNS,
-  str,
-} from "../crd.js";
-
-export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { Artifact } from "../meta/artifact.js";
+import { arr, artifact, bool, condition, crdFor, duration, localRef, obj, open, str } from "../crd.js";
+import { SERVED_KINDS } from "../kinds.js";
 
 export interface GitRepositoryRef {
   branch?: string;
@@ -99,30 +84,8 @@ const status = obj({
   url: str(),
 });
 
-export const gitRepositoryDefinition: KindDefinition = {
-  group: SOURCE_GROUP,
-  kind: "GitRepository",
-  plural: "gitrepositories",
-  singular: "gitrepository",
-  shortNames: ["gitrepo"],
-  categories: ["all", "fluxcd", "fluxcd-sources"],
-  versions: [
-    {
-      name: "v1",
-      storage: true,
-      spec: spec(true),
-      status,
-      columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS],
-    },
-    {
-      name: "v1beta2",
-      storage: false,
-      deprecated: true,
-      spec: spec(false),
-      status,
-      columns: [{ name: "URL", type: "string", jsonPath: ".spec.url" }, AGE_COLUMN, ...READY_COLUMNS],
-    },
-  ],
-};
-
-export const gitRepositoryCrd = () => crdFor(gitRepositoryDefinition);
+export const gitRepositoryCrd = () =>
+  crdFor(SERVED_KINDS.GitRepository, {
+    v1: { spec: spec(true), status },
+    v1beta2: { spec: spec(false), status },
+  });

@@ -1,24 +1,10 @@
 // HelmRepository and HelmChart (source.toolkit.fluxcd.io). v1 is stored; v1beta2 is served for
 // manifests from older docs (the Kamaji guide's HelmRepository is v1beta2).
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Artifact } from "../../sources/artifact/storage.js";
-import {
-  AGE_COLUMN,
-  arr,
-  artifact,
-  bool,
-  condition,
-  crdFor,
-  duration,
-  type KindDefinition,
-  localRef,
-  obj,
-  open,
-  READY_COLUMNS,
-  str,
-} from "../crd.js";
-import { SOURCE_GROUP } from "./git-repository.js";
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { Artifact } from "../meta/artifact.js";
+import { arr, artifact, bool, condition, crdFor, duration, localRef, obj, open, str } from "../crd.js";
+import { SERVED_KINDS } from "../kinds.js";
 
 export interface SourceStatus {
   observedGeneration?: number;
@@ -70,7 +56,6 @@ const status = obj({
   observedChartName: str(),
   observedValuesFiles: arr(str()),
 });
-const urlColumn = { name: "URL", type: "string", jsonPath: ".spec.url" };
 
 const helmRepositorySpec = (v1: boolean) =>
   obj(
@@ -89,32 +74,6 @@ const helmRepositorySpec = (v1: boolean) =>
     },
     v1 ? ["url"] : ["url", "interval"],
   );
-
-export const helmRepositoryDefinition: KindDefinition = {
-  group: SOURCE_GROUP,
-  kind: "HelmRepository",
-  plural: "helmrepositories",
-  singular: "helmrepository",
-  shortNames: ["helmrepo"],
-  categories: ["all", "fluxcd", "fluxcd-sources"],
-  versions: [
-    {
-      name: "v1",
-      storage: true,
-      spec: helmRepositorySpec(true),
-      status,
-      columns: [urlColumn, AGE_COLUMN, ...READY_COLUMNS],
-    },
-    {
-      name: "v1beta2",
-      storage: false,
-      deprecated: true,
-      spec: helmRepositorySpec(false),
-      status,
-      columns: [urlColumn, AGE_COLUMN, ...READY_COLUMNS],
-    },
-  ],
-};
 
 const helmChartSpec = obj(
   {
@@ -136,27 +95,13 @@ const helmChartSpec = obj(
   ["chart", "sourceRef", "interval"],
 );
 
-const chartColumns = [
-  { name: "Chart", type: "string", jsonPath: ".spec.chart" },
-  { name: "Version", type: "string", jsonPath: ".spec.version" },
-  { name: "Source Kind", type: "string", jsonPath: ".spec.sourceRef.kind" },
-  { name: "Source Name", type: "string", jsonPath: ".spec.sourceRef.name" },
-  AGE_COLUMN,
-  ...READY_COLUMNS,
-];
-
-export const helmChartDefinition: KindDefinition = {
-  group: SOURCE_GROUP,
-  kind: "HelmChart",
-  plural: "helmcharts",
-  singular: "helmchart",
-  shortNames: ["hc"],
-  categories: ["all", "fluxcd", "fluxcd-sources"],
-  versions: [
-    { name: "v1", storage: true, spec: helmChartSpec, status, columns: chartColumns },
-    { name: "v1beta2", storage: false, deprecated: true, spec: helmChartSpec, status, columns: chartColumns },
-  ],
-};
-
-export const helmRepositoryCrd = () => crdFor(helmRepositoryDefinition);
-export const helmChartCrd = () => crdFor(helmChartDefinition);
+export const helmRepositoryCrd = () =>
+  crdFor(SERVED_KINDS.HelmRepository, {
+    v1: { spec: helmRepositorySpec(true), status },
+    v1beta2: { spec: helmRepositorySpec(false), status },
+  });
+export const helmChartCrd = () =>
+  crdFor(SERVED_KINDS.HelmChart, {
+    v1: { spec: helmChartSpec, status },
+    v1beta2: { spec: helmChartSpec, status },
+  });

@@ -2,7 +2,7 @@
 // more than the commit — ignore rules, submodules, sparse directories, includes and verification —
 // so an unchanged commit may still need a new artifact (Flux: gitContentConfigChanged).
 import type { GitRepository } from "../../api/source/git-repository.js";
-import type { Artifact } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { includesChanged } from "./includes.js";
 
 /** spec.verify.mode with Flux's default and the lower-case alias folded in. */

@@ -4,15 +4,18 @@
 // from our own storage (or another replica's artifact server), digest-checked. An included repository's new artifact re-queues its includers
 // at once (the watch below), except along an include cycle, which stays interval-driven.
 import { join, normalize, sep } from "node:path";
-import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { GitRepository } from "../../api/source/git-repository.js";
+import { pathOf } from "../../api/paths.js";
+import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { Watch } from "../../runtime/controller.js";
 import { ArtifactError } from "../../sources/artifact/errors.js";
 import { extractTarball } from "../../sources/artifact/extract.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
-import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import type { TarEntry } from "../../sources/artifact/tarball.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
@@ -29,9 +32,7 @@ export async function resolveIncludes(
     const name = incl.repository.name;
     let dep: GitRepository;
     try {
-      dep = await client.get<GitRepository>(
-        `/apis/${SOURCE_GROUP}/v1/namespaces/${obj.metadata.namespace}/gitrepositories/${name}`,
-      );
+      dep = await client.get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, obj.metadata.namespace, name));
     } catch (err) {
       const detail = err instanceof NotFoundError ? `GitRepository '${name}' not found` : (err as Error).message;
       throw new ReconcileFailure("NotFound", `could not get resource for include '${name}': ${detail}`, {

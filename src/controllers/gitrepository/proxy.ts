@@ -1,4 +1,6 @@
 // spec.proxySecretRef for git: the proxy (and its credentials) as configuration for this server only.
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { ReconcileFailure } from "../kit/failure.js";
@@ -23,7 +25,7 @@ export async function proxyConfig(client: KubeClient, obj: GitRepository, scheme
     data =
       (
         await client.get<{ data?: Record<string, string> }>(
-          `/api/v1/namespaces/${obj.metadata.namespace}/secrets/${obj.spec.proxySecretRef.name}`,
+          pathOf(USED_KINDS.Secret, obj.metadata.namespace, obj.spec.proxySecretRef.name),
         )
       ).data ?? {};
   } catch (err) {

@@ -5,12 +5,16 @@
 // conditions and events. Credentials never leave the git process; every message is masked.
 import { existsSync, lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type GitRepository, SOURCE_GROUP } from "../../api/source/git-repository.js";
+import type { GitRepository } from "../../api/source/git-repository.js";
+import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { type Condition, REASONS, removeCondition, setCondition } from "../../runtime/conditions.js";
+import { removeCondition, setCondition } from "../../runtime/conditions.js";
+import { type Condition, REASONS } from "../../api/meta/conditions.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
-import type { Artifact, Storage } from "../../sources/artifact/storage.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { createTarball } from "../../sources/artifact/tarball.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
@@ -62,7 +66,7 @@ export class GitRepositoryReconciler implements Reconciler {
   }
 
   private path(ns: string, name: string): string {
-    return `/apis/${SOURCE_GROUP}/v1/namespaces/${ns}/gitrepositories/${name}`;
+    return pathOf(SERVED_KINDS.GitRepository, ns, name);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {

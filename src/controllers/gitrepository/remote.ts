@@ -1,6 +1,8 @@
 // The remote side of a GitRepository: its URL without credentials, the git environment built from
 // the secret (and URL userinfo), `ls-remote` to resolve the ref, and the checkout of one commit.
 // Failures come back as Flux's reasons and messages, with credentials masked.
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { checkout, type CheckoutExtras } from "../../sources/git/checkout.js";
@@ -11,7 +13,7 @@ import {
   maskUrlCredentials,
   stripUrlCredentials,
 } from "../../sources/git/credentials.js";
-import { GitCommandError, runGit } from "../../sources/git/git-cli.js";
+import { GitCommandError, sandboxedGit } from "../../sources/git/git-cli.js";
 import { parseLsRemote, RefNotFoundError, type ResolvedRef, resolveRef } from "../../sources/git/refs.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../kit/failure.js";
@@ -28,7 +30,7 @@ async function secretData(client: KubeClient, obj: GitRepository) {
   const ref = `${obj.metadata.namespace}/${obj.spec.secretRef.name}`;
   try {
     const secret = await client.get<{ data?: Record<string, string> }>(
-      `/api/v1/namespaces/${obj.metadata.namespace}/secrets/${obj.spec.secretRef.name}`,
+      pathOf(USED_KINDS.Secret, obj.metadata.namespace, obj.spec.secretRef.name),
     );
     return secret.data ?? {};
   } catch (err) {
@@ -74,7 +76,7 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
 export async function resolveRemote(remote: Remote, obj: GitRepository): Promise<ResolvedRef> {
   let refs;
   try {
-    refs = parseLsRemote(await runGit(["ls-remote", remote.url], remote.git));
+    refs = parseLsRemote(await sandboxedGit(["ls-remote", remote.url], remote.git));
   } catch (err) {
     const reason = err instanceof GitCommandError && err.authFailure ? "AuthenticationFailed" : "GitOperationFailed";
     throw new ReconcileFailure(
@@ -103,7 +105,7 @@ export async function checkoutRemote(
 ): Promise<{ commit: string; subject: string }> {
   try {
     const commit = await checkout(resolved, { url: remote.url, dir, ...remote.git, ...extras });
-    const subject = (await runGit(["log", "-1", "--format=%s"], { ...remote.git, cwd: dir })).trim();
+    const subject = (await sandboxedGit(["log", "-1", "--format=%s"], { ...remote.git, cwd: dir })).trim();
     return { commit, subject: [...subject].length > 50 ? `${[...subject].slice(0, 50).join("")}...` : subject };
   } catch (err) {
     if (err instanceof ReconcileFailure) throw err;

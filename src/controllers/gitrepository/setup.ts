@@ -1,6 +1,6 @@
 // The GitRepository controller as the manager runs it: includers re-queued when an included
 // repository's artifact changes.
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
 import { INCLUDE_INDEX, includeIndex, includeWatch } from "./includes.js";
 import { GitRepositoryReconciler } from "./reconciler.js";

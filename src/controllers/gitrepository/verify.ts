@@ -1,9 +1,11 @@
 // spec.verify: the checked-out commit (HEAD), the tag it was reached through (Tag), or both
 // (TagAndHEAD) must carry a valid OpenPGP signature by one of the public keys in the secret. Outcomes
 // use Flux's SourceVerified reasons; the success message lists what was verified with which key.
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
-import { runGit } from "../../sources/git/git-cli.js";
+import { sandboxedGit } from "../../sources/git/git-cli.js";
 import type { ResolvedRef } from "../../sources/git/refs.js";
 import { SignatureError, verifySignature, withKeyring } from "../../sources/git/signatures.js";
 import { verifyMode } from "./content-config.js";
@@ -17,7 +19,7 @@ async function publicKeys(client: KubeClient, obj: GitRepository): Promise<strin
   const name = obj.spec.verify?.secretRef?.name ?? "";
   try {
     const secret = await client.get<{ data?: Record<string, string> }>(
-      `/api/v1/namespaces/${obj.metadata.namespace}/secrets/${name}`,
+      pathOf(USED_KINDS.Secret, obj.metadata.namespace, name),
     );
     return Object.values(secret.data ?? {}).map((v) => Buffer.from(v, "base64").toString("utf8"));
   } catch (err) {
@@ -30,7 +32,7 @@ async function publicKeys(client: KubeClient, obj: GitRepository): Promise<strin
 
 /** The tag object for `resolved.tag`, fetched next to the checkout; undefined for a lightweight tag. */
 async function tagObject(remote: Remote, dir: string, tag: string, commit: string): Promise<string | undefined> {
-  const run = (args: string[]) => runGit(args, { ...remote.git, cwd: dir });
+  const run = (args: string[]) => sandboxedGit(args, { ...remote.git, cwd: dir });
   await run(["fetch", "-q", "--depth", "1", "--no-tags", remote.url, `+refs/tags/${tag}:refs/tags/${tag}`]);
   const peeled = (await run(["rev-parse", `refs/tags/${tag}^{commit}`])).trim();
   if (peeled !== commit) throw fail("InvalidGitObject", `tag '${tag}' moved while it was being verified`);

@@ -2,7 +2,7 @@
 // (possibly rewritten) version, the stored artifact, whether it was packaged here or pulled as is,
 // and the values files merged into it. Failures carry Flux's reason and the condition they set:
 // FetchFailed for source problems (the default), BuildFailed for the chart itself.
-import type { Artifact } from "../../sources/artifact/storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 /** Flux's build error kinds: the reason, and the summary that prefixes the message. */

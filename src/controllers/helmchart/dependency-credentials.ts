@@ -2,7 +2,8 @@
 // HelmRepository in the chart's namespace with the same URL, and fetches anonymously otherwise.
 import type { HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import {
   missingDependencies,
   readDependencies,
@@ -18,9 +19,7 @@ export async function dependencyCredentials(
 ): Promise<RepositoryCredentials[]> {
   const urls = repositoryUrls(missingDependencies(chartDir, readDependencies(chartDir)));
   if (!urls.length) return [];
-  const repos = await cluster.client.get<{ items: HelmRepository[] }>(
-    `/apis/${SOURCE_GROUP}/v1/namespaces/${namespace}/helmrepositories`,
-  );
+  const repos = await cluster.client.get<{ items: HelmRepository[] }>(pathOf(SERVED_KINDS.HelmRepository, namespace));
   const credentials: RepositoryCredentials[] = [];
   for (const repo of repos.items) {
     const url = repo.spec.url?.replace(/\/+$/, "");

@@ -2,7 +2,8 @@
 // directory in a GitRepository's artifact), store it as `<chart>-<version>.tgz` with the version as
 // revision, and report Flux's conditions (Ready/ArtifactInStorage, FetchFailed or BuildFailed) and
 // events. HelmCharts are re-queued when their source's artifact changes (watch.ts).
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
@@ -35,7 +36,7 @@ export class HelmChartReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmcharts/${req.name}`;
+    const path = pathOf(SERVED_KINDS.HelmChart, req.namespace, req.name);
     const dir = this.storage.objectDir("HelmChart", req.namespace, req.name);
     const chart = await this.objects.prepare(path, dir, ctx.cached);
     if (!chart) return;

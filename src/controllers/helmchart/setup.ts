@@ -1,6 +1,6 @@
 // The HelmChart controller as the manager runs it: charts re-queued when their source's artifact
 // revision changes (watch.ts), reading those sources from its watch caches.
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
 import { HelmChartReconciler } from "./reconciler.js";
 import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "./watch.js";

@@ -1,9 +1,9 @@
 // HelmCharts follow their source: when a GitRepository's or HelmRepository's artifact revision
 // changes, the charts built from it whose observedSourceArtifactRevision differs are re-queued at once
 // instead of at their next interval (Flux: requestsForGitRepositoryChange and friends).
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { HelmChart } from "../../api/source/helm.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { Watch } from "../../runtime/controller.js";
 
 export const CHART_SOURCE_INDEX = "chartSource";

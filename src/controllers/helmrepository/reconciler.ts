@@ -2,9 +2,10 @@
 // of the raw index; when it changed, store the parsed index (as JSON, like Flux) as the artifact.
 import { createHash } from "node:crypto";
 import type { HelmRepository } from "../../api/source/helm.js";
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { REASONS } from "../../runtime/conditions.js";
+import { REASONS } from "../../api/meta/conditions.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
@@ -23,7 +24,7 @@ const MAX_INDEX_BYTES = 50 * 1024 * 1024;
 export async function repositoryAuth(cluster: Cluster, repo: HelmRepository): Promise<BasicAuth | undefined> {
   if (!repo.spec.secretRef) return undefined;
   const secret = await cluster.client.get<{ data?: Record<string, string> }>(
-    `/api/v1/namespaces/${repo.metadata.namespace}/secrets/${repo.spec.secretRef.name}`,
+    pathOf(USED_KINDS.Secret, repo.metadata.namespace, repo.spec.secretRef.name),
   );
   const get = (k: string) => (secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined);
   const [username, password] = [get("username"), get("password")];
@@ -46,7 +47,7 @@ export class HelmRepositoryReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = `/apis/${SOURCE_GROUP}/v1/namespaces/${req.namespace}/helmrepositories/${req.name}`;
+    const path = pathOf(SERVED_KINDS.HelmRepository, req.namespace, req.name);
     const dir = this.storage.objectDir("HelmRepository", req.namespace, req.name);
     const repo = await this.objects.prepare(path, dir, ctx.cached);
     // An OCI repository has no index to store: charts are pulled from it directly.

@@ -1,5 +1,5 @@
 // The HelmRepository controller as the manager runs it.
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
 import { HelmRepositoryReconciler } from "./reconciler.js";
 

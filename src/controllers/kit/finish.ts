@@ -3,9 +3,10 @@
 // then the Event (Normal when the kind says a success is news, Warning for every failure but a
 // wait), one log line, and the next run. A suspended object is handled here too, as Flux does:
 // logged, no requeue, and nothing in status but lastHandledReconcileAt.
-import type { KubeObject } from "../../kube/object.js";
-import type { Condition } from "../../runtime/conditions.js";
-import { REQUESTED_AT_ANNOTATION, type ReconcileContext, type Result } from "../../runtime/controller.js";
+import type { KubeObject } from "../../api/meta/object.js";
+import type { Condition } from "../../api/meta/conditions.js";
+import { type ReconcileContext, type Result } from "../../runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { ReconciledObjects } from "./objects.js";
 import { finishedConditions, handledAt, isFailure, isWait, nextRun, type Outcome, type Timing } from "./outcome.js";

@@ -6,9 +6,9 @@
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { isNoopMergePatch } from "../../kube/merge-patch.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { OwnWrites } from "../../runtime/own-writes.js";
-import { SOURCE_FINALIZER } from "../source-status.js";
+import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 
@@ -32,9 +32,9 @@ export class ReconciledObjects<T extends KubeObject> {
   /** The object with Flux's finalizer (added when missing). */
   async addFinalizer(obj: T, path: string): Promise<T> {
     const finalizers = obj.metadata.finalizers ?? [];
-    if (finalizers.includes(SOURCE_FINALIZER)) return obj;
+    if (finalizers.includes(FLUX_FINALIZER)) return obj;
     const patched = await this.cluster.client.patch<T>(path, "merge", {
-      metadata: { finalizers: [...finalizers, SOURCE_FINALIZER], resourceVersion: obj.metadata.resourceVersion },
+      metadata: { finalizers: [...finalizers, FLUX_FINALIZER], resourceVersion: obj.metadata.resourceVersion },
     });
     return this.writes.record(keyOf(obj), patched);
   }
@@ -43,10 +43,10 @@ export class ReconciledObjects<T extends KubeObject> {
   async removeFinalizer(obj: T, path: string): Promise<void> {
     this.writes.forget(keyOf(obj));
     const finalizers = obj.metadata.finalizers ?? [];
-    if (!finalizers.includes(SOURCE_FINALIZER)) return;
+    if (!finalizers.includes(FLUX_FINALIZER)) return;
     await this.cluster.client.patch(path, "merge", {
       metadata: {
-        finalizers: finalizers.filter((f) => f !== SOURCE_FINALIZER),
+        finalizers: finalizers.filter((f) => f !== FLUX_FINALIZER),
         resourceVersion: obj.metadata.resourceVersion,
       },
     });

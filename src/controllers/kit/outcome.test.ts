@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Condition } from "../../runtime/conditions.js";
+import type { Condition } from "../../api/meta/conditions.js";
 import { isFlotillaError } from "../../util/errors.js";
 import { asFailure, ReconcileFailure } from "./failure.js";
 import { finishedConditions, handledAt, isWait, nextRun, progressing } from "./outcome.js";

@@ -5,16 +5,11 @@
 // - next run: success after the interval; a stalled failure never (only a spec change helps); a
 //   wait after its retryAfterMs; any other failure after the retry interval, or with the work
 //   queue's backoff for kinds without one (the sources).
-import {
-  type Condition,
-  READY,
-  RECONCILING,
-  removeCondition,
-  setCondition,
-  STALLED,
-} from "../../runtime/conditions.js";
-import { REQUESTED_AT_ANNOTATION, type Result } from "../../runtime/controller.js";
-import type { KubeObject } from "../../kube/object.js";
+import { removeCondition, setCondition } from "../../runtime/conditions.js";
+import { type Condition, READY, RECONCILING, STALLED } from "../../api/meta/conditions.js";
+import { type Result } from "../../runtime/controller.js";
+import { REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { ReconcileFailure } from "./failure.js";
 
 export interface Success {

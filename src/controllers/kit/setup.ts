@@ -2,7 +2,7 @@
 // kind, the other kinds it watches, its informer indexes, and a factory for its reconciler from
 // the shared dependencies — so the manager (and a test) starts controllers from a list.
 import type { Cluster } from "../../kube/cluster.js";
-import type { GroupVersionKind, KubeObject } from "../../kube/object.js";
+import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
 import { Controller, type ControllerOptions, type Reconciler, type Watch } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";

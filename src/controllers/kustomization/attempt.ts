@@ -2,8 +2,8 @@
 // digest of the built set, inventory, conditions), the "in progress" conditions Flux shows while it
 // applies, the status fields and history snapshot it writes, and where its time went (debug log).
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
-import type { Condition } from "../../runtime/conditions.js";
-import type { Inventory } from "../../ssa/index.js";
+import type { Condition } from "../../api/meta/conditions.js";
+import type { Inventory } from "../../api/meta/inventory.js";
 import { isFailure, type Outcome, progressing } from "../kit/outcome.js";
 import { goDuration, upsertHistory } from "./history.js";
 import { reconcileTimeoutMs } from "./timing.js";

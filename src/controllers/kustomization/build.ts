@@ -5,10 +5,14 @@ import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { buildResources } from "../../kustomize/build.js";
 import { generateKustomization } from "../../kustomize/generate-kustomization.js";
-import { findKustomizationFile, type Kustomization, parseKustomization } from "../../kustomize/kustomization-file.js";
+import {
+  findKustomizationFile,
+  type KustomizationFile,
+  parseKustomization,
+} from "../../kustomize/kustomization-file.js";
 import { substituteObjects } from "./substitute.js";
 
 export class PathNotFoundError extends FlotillaError {
@@ -18,9 +22,9 @@ export class PathNotFoundError extends FlotillaError {
 const asPatchText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** The kustomization Flux would generate at `dir` for this spec (kept in memory). */
-function extendKustomization(dir: string, spec: KustomizationSpec): Kustomization {
+export function extendKustomization(dir: string, spec: KustomizationSpec): KustomizationFile {
   const file = findKustomizationFile(dir);
-  const k: Kustomization = file
+  const k: KustomizationFile = file
     ? parseKustomization(readFileSync(file, "utf8"), relative(dir, file))
     : generateKustomization(dir);
   if (spec.targetNamespace) k.namespace = spec.targetNamespace;

@@ -1,15 +1,17 @@
 // dependsOn, as Flux judges it: a dependency is ready when it exists, has observed its latest
 // generation, is Ready=True and — when it shares our source — has applied the revision we are about
 // to apply, so infrastructure and tenants from one commit roll forward in order.
-import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import { isTrue, READY } from "../../runtime/conditions.js";
+import { isTrue } from "../../runtime/conditions.js";
+import { READY } from "../../api/meta/conditions.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
-export const kustomizationPath = (ns: string, name: string) =>
-  `/apis/${KUSTOMIZE_GROUP}/v1/namespaces/${ns}/kustomizations/${name}`;
+export const kustomizationPath = (ns: string, name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
 
 export async function checkDependencies(
   cluster: Cluster,

@@ -6,10 +6,12 @@
 //   retryInterval until spec.timeout after the deletion request, then released with a Warning event
 //   listing what was left behind;
 // - `deletionPolicy: Orphan` set on the deleting object releases it at once (the documented way out).
-import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
-import { setCondition, READY } from "../../runtime/conditions.js";
+import { setCondition } from "../../runtime/conditions.js";
+import { READY } from "../../api/meta/conditions.js";
 import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { waitForTermination } from "../../ssa/health/wait-deleted.js";

@@ -2,7 +2,8 @@
 // condition says which way it went (the message names what is not ready and why).
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { type Condition, setCondition } from "../../runtime/conditions.js";
+import { setCondition } from "../../runtime/conditions.js";
+import type { Condition } from "../../api/meta/conditions.js";
 import { type ChangeSetEntry, waitForSet } from "../../ssa/index.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { reconcileTimeoutMs } from "./timing.js";

@@ -1,7 +1,7 @@
 // status.history as Flux keeps it (fluxcd/pkg meta.History): newest first, at most five snapshots,
 // one per (digest of the applied set, outcome). A repeat of an earlier pair updates that snapshot
 // and moves it to the front rather than adding a duplicate.
-import type { Snapshot } from "../../api/history.js";
+import type { Snapshot } from "../../api/meta/history.js";
 
 export const HISTORY_MAX_SIZE = 5;
 

@@ -3,9 +3,10 @@
 // impersonating the service account there), inventory, prune of what was removed (never because a
 // source failed or a render came out empty), health, and status with Flux's conditions and history.
 import { createHash } from "node:crypto";
-import { KUSTOMIZE_GROUP, type Kustomization } from "../../api/kustomize/kustomization.js";
+import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
@@ -22,7 +23,7 @@ import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { ReconciledObjects } from "../kit/objects.js";
 import type { Outcome } from "../kit/outcome.js";
-import { SOURCE_FINALIZER } from "../source-status.js";
+import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
 import { fetchSource } from "./fetch-source.js";
@@ -71,7 +72,7 @@ export class KustomizationReconciler implements Reconciler {
     const found = await this.objects.read(path, ctx.cached);
     if (!found) return;
     if (found.metadata.deletionTimestamp) {
-      if (!found.metadata.finalizers?.includes(SOURCE_FINALIZER)) return;
+      if (!found.metadata.finalizers?.includes(FLUX_FINALIZER)) return;
       return finalizeKustomization(
         found,
         {

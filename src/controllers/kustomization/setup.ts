@@ -1,8 +1,8 @@
 // The Kustomization controller as the manager runs it: re-queued when its source's artifact revision
 // changes (source-watch.ts), and reading sources from the informer that watches them, as
 // controller-runtime's cached client does.
-import { KUSTOMIZE_GROUP } from "../../api/kustomize/kustomization.js";
-import { SOURCE_GROUP } from "../../api/source/git-repository.js";
+import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
+import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
 import { KustomizationReconciler } from "./reconciler.js";
 import { SOURCE_INDEX, sourceIndex, sourceWatch } from "./source-watch.js";

@@ -1,7 +1,7 @@
 // A Kustomization is reconciled again when its source gets a new artifact revision, as Flux does:
 // an informer index from source to the Kustomizations that reference it.
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { Watch } from "../../runtime/controller.js";
 
 export const SOURCE_INDEX = "sourceRef";

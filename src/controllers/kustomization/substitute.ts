@@ -2,11 +2,12 @@
 // `$${var}` for a literal. Applied to each object's YAML (so `replicas: ${N}` becomes a number),
 // skipped for objects annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`.
 import { FlotillaError } from "../../util/errors.js";
-import { type KubeObject, objectId } from "../../kube/object.js";
+import { objectId } from "../../kube/object.js";
+import { SUBSTITUTE_ANNOTATION } from "../../api/meta/annotations.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
 import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
 
-const SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
 const VAR = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g;
 
 export class SubstitutionError extends FlotillaError {

@@ -1,6 +1,8 @@
 // Where a Kustomization applies: this cluster, or the one in its kubeConfig Secret (re-read every
 // reconcile, so rotated credentials are picked up), as its service account there if it has one.
 // Flux looks the kubeconfig up by key, else "value", else "value.yaml".
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -26,7 +28,7 @@ export async function targetCluster(
     const id = `${ks.metadata.namespace}/${ref.name}`;
     let secret: { data?: Record<string, string> };
     try {
-      secret = await local.client.get(`/api/v1/namespaces/${ks.metadata.namespace}/secrets/${ref.name}`);
+      secret = await local.client.get(pathOf(USED_KINDS.Secret, ks.metadata.namespace, ref.name));
     } catch (err) {
       if (err instanceof NotFoundError) throw new KubeconfigSecretNotFound(id);
       throw new ReconcileFailure(

@@ -1,5 +1,7 @@
 // postBuild variables: substituteFrom ConfigMaps and Secrets in order, then the inline substitute
 // map on top (Flux's precedence). An optional source that does not exist is skipped.
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -8,10 +10,10 @@ import { ReconcileFailure } from "../kit/failure.js";
 export async function substitutionVariables(cluster: Cluster, ks: Kustomization): Promise<Record<string, string>> {
   const vars: Record<string, string> = {};
   for (const from of ks.spec.postBuild?.substituteFrom ?? []) {
-    const plural = from.kind === "Secret" ? "secrets" : "configmaps";
+    const kind = from.kind === "Secret" ? USED_KINDS.Secret : USED_KINDS.ConfigMap;
     try {
       const obj = await cluster.client.get<{ data?: Record<string, string> }>(
-        `/api/v1/namespaces/${ks.metadata.namespace}/${plural}/${from.name}`,
+        pathOf(kind, ks.metadata.namespace, from.name),
       );
       for (const [k, v] of Object.entries(obj.data ?? {}))
         vars[k] = from.kind === "Secret" ? Buffer.from(v, "base64").toString("utf8") : v;

@@ -3,7 +3,7 @@
 // the end of the whole build, over the final content (see build.ts).
 import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
-import type { GeneratorArgs, GeneratorOptions, Kustomization } from "../kustomization-file.js";
+import type { GeneratorArgs, GeneratorOptions, KustomizationFile } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
 import { collectData } from "./data-sources.js";
@@ -82,7 +82,7 @@ function findGenerated(resmap: ResMap, kind: string, args: GeneratorArgs): Resou
   return candidates.length === 1 ? candidates[0] : candidates.find((r) => namespaceOf(r) === (args.namespace ?? ""));
 }
 
-export function runGenerators(k: Kustomization, resmap: ResMap, loader: Loader, where: string): void {
+export function runGenerators(k: KustomizationFile, resmap: ResMap, loader: Loader, where: string): void {
   const run = (kind: "ConfigMap" | "Secret", list: GeneratorArgs[] | undefined) => {
     for (const args of list ?? []) {
       const opts = mergeOptions(k.generatorOptions, args.options);

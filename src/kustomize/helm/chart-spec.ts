@@ -4,7 +4,8 @@
 import { KustomizeError } from "../errors.js";
 import type { Json } from "../yaml/emit.js";
 
-export interface HelmChart {
+/** One `helmCharts` entry: a chart to inflate (the Flux HelmChart object is api/source/helm.ts). */
+export interface HelmChartInflation {
   name?: string;
   version?: string;
   repo?: string;
@@ -30,7 +31,7 @@ export interface HelmGlobals {
 }
 
 type FieldType = "string" | "boolean" | "strings" | "map";
-const CHART_FIELDS: Record<keyof HelmChart, FieldType> = {
+const CHART_FIELDS: Record<keyof HelmChartInflation, FieldType> = {
   name: "string",
   version: "string",
   repo: "string",
@@ -69,9 +70,9 @@ function checkFields(value: Json, fields: Record<string, FieldType>, where: stri
 }
 
 /** Checks one `helmCharts` entry as kustomize does before running anything. */
-export function checkChart(chart: Json, where: string): HelmChart {
+export function checkChart(chart: Json, where: string): HelmChartInflation {
   checkFields(chart, CHART_FIELDS, where);
-  const c = chart as HelmChart;
+  const c = chart as HelmChartInflation;
   if (!c.name) throw new KustomizeError(`${where}: chart name cannot be empty`);
   // Both go to helm as bare arguments: a leading "-" would be read as a flag.
   if (c.releaseName?.startsWith("-"))
@@ -90,7 +91,12 @@ export function checkGlobals(globals: Json | undefined, where: string): HelmGlob
 }
 
 /** `helm template` arguments, in kustomize's order. */
-export function templateArgs(c: HelmChart, chartDir: string, valuesFile: string, extraValues: string[]): string[] {
+export function templateArgs(
+  c: HelmChartInflation,
+  chartDir: string,
+  valuesFile: string,
+  extraValues: string[],
+): string[] {
   const args = ["template", c.releaseName || "--generate-name", chartDir];
   if (c.namespace) args.push("--namespace", c.namespace);
   if (c.nameTemplate) args.push("--name-template", c.nameTemplate);
@@ -107,7 +113,7 @@ export function templateArgs(c: HelmChart, chartDir: string, valuesFile: string,
 }
 
 /** `helm pull` arguments for a chart that is not vendored yet. */
-export function pullArgs(c: HelmChart, untarDir: string): string[] {
+export function pullArgs(c: HelmChartInflation, untarDir: string): string[] {
   const args = ["pull", "--untar", "--untardir", untarDir];
   if (c.repo?.startsWith("oci://")) args.push(`${c.repo.replace(/\/$/, "")}/${c.name}`);
   else if (c.repo) args.push("--repo", c.repo, c.name!);

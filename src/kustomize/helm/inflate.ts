@@ -9,11 +9,11 @@ import { type ResMap, resourcesFromDocuments } from "../res-map.js";
 import { HelmError, runHelmSync } from "../../binaries/helm/index.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { KustomizeError, LoadRestrictionError } from "../errors.js";
-import type { Kustomization } from "../kustomization-file.js";
+import type { KustomizationFile } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { type JsonObject, meta } from "../resource.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
-import { checkChart, checkGlobals, type HelmChart, pullArgs, templateArgs } from "./chart-spec.js";
+import { checkChart, checkGlobals, type HelmChartInflation, pullArgs, templateArgs } from "./chart-spec.js";
 import { writeValuesFile } from "./values.js";
 
 export interface HelmOptions {
@@ -47,7 +47,7 @@ function runHelm(helm: HelmOptions, args: string[], configHome: string | undefin
 }
 
 /** kustomize keeps charts pulled from a versioned repo apart: chartHome/name-version/name. */
-function chartHomeOf(c: HelmChart, root: string, chartHome: string): string {
+function chartHomeOf(c: HelmChartInflation, root: string, chartHome: string): string {
   const home = isAbsolute(chartHome) ? chartHome : join(root, chartHome);
   return c.version && c.repo ? join(home, `${c.name}-${c.version}`) : home;
 }
@@ -60,7 +60,7 @@ function checkUnderRoot(dir: string, root: string, where: string): void {
 }
 
 function inflate(
-  c: HelmChart,
+  c: HelmChartInflation,
   home: string,
   configHome: string | undefined,
   helm: HelmOptions,
@@ -102,7 +102,7 @@ function inflate(
  * charts that name none: the kustomization's own, else the nearest parent's.
  */
 export function runHelmCharts(
-  k: Kustomization,
+  k: KustomizationFile,
   resmap: ResMap,
   loader: Loader,
   where: string,

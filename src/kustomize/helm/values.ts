@@ -9,7 +9,7 @@ import type { Loader } from "../loader.js";
 import { type JsonObject, jsonText } from "../resource.js";
 import { strategicMerge } from "../patches/strategic-merge.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
-import type { HelmChart } from "./chart-spec.js";
+import type { HelmChartInflation } from "./chart-spec.js";
 
 function parseValues(text: string, display: string): JsonObject {
   const docs = parseYamlDocuments(text, display);
@@ -27,7 +27,7 @@ function parseValues(text: string, display: string): JsonObject {
  * chart's values file, already resolved under the kustomization root.
  */
 export function writeValuesFile(
-  c: HelmChart,
+  c: HelmChartInflation,
   valuesPath: string | undefined,
   loader: Loader,
   tmpDir: string,

@@ -1,7 +1,7 @@
 // The builtin transformers of one kustomization, in kustomize's order. Fields we do not implement
 // never reach here: kustomization-file.ts refuses them by name.
 import type { ResMap } from "../res-map.js";
-import type { Kustomization } from "../kustomization-file.js";
+import type { KustomizationFile } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { transformPatches, transformPatchesStrategicMerge } from "../patches/transform.js";
 import { transformImages } from "./images.js";
@@ -11,7 +11,7 @@ import { transformPrefixSuffix } from "./prefix-suffix.js";
 import { transformReplacements } from "./replacements.js";
 import { transformReplicas } from "./replicas.js";
 
-type Step = (k: Kustomization, resmap: ResMap, loader: Loader, where: string) => void;
+type Step = (k: KustomizationFile, resmap: ResMap, loader: Loader, where: string) => void;
 
 /** kustomize's builtin transformer order. */
 const STEPS: Step[] = [
@@ -28,6 +28,6 @@ const STEPS: Step[] = [
   (k, resmap, loader, where) => transformReplacements(resmap, k.replacements, loader, where),
 ];
 
-export function runTransformers(k: Kustomization, resmap: ResMap, loader: Loader, where: string): void {
+export function runTransformers(k: KustomizationFile, resmap: ResMap, loader: Loader, where: string): void {
   for (const step of STEPS) step(k, resmap, loader, where);
 }

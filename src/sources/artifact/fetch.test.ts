@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArtifactDownloadError, ArtifactVerificationError } from "./errors.js";
 import { fetchArtifact } from "./fetch.js";
-import { type Artifact, digestOf, Storage } from "./storage.js";
+import { digestOf, Storage } from "./storage.js";
+import { type Artifact } from "../../api/meta/artifact.js";
 
 const body = Buffer.from("artifact bytes");
 let server: Server;

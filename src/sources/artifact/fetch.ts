@@ -1,7 +1,8 @@
 // Reading a source's artifact: from our own storage when it holds it (the same process built it),
 // otherwise by an HTTP GET of its URL (another replica's artifact server), and in both cases only
 // when the bytes match the artifact's digest (Flux's `sha256:<hex>`).
-import type { Artifact, Storage } from "./storage.js";
+import type { Storage } from "./storage.js";
+import type { Artifact } from "../../api/meta/artifact.js";
 import { digestOf } from "./storage.js";
 import { ArtifactDownloadError, ArtifactVerificationError } from "./errors.js";
 

@@ -4,16 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
-
-export interface Artifact {
-  path: string;
-  url: string;
-  revision: string;
-  digest: string;
-  lastUpdateTime: string;
-  size: number;
-  metadata?: Record<string, string>;
-}
+import type { Artifact } from "../../api/meta/artifact.js";
 
 export const digestOf = (data: Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
 

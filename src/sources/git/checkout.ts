@@ -5,7 +5,7 @@
 import { FlotillaError } from "../../util/errors.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runGit } from "./git-cli.js";
+import { sandboxedGit } from "./git-cli.js";
 import type { ResolvedRef } from "./refs.js";
 
 export interface CheckoutExtras {
@@ -33,8 +33,8 @@ function sparsePatterns(dirs: string[]): string[] {
 }
 
 export async function checkout(ref: ResolvedRef, o: CheckoutOptions): Promise<string> {
-  const run = (args: string[]) => runGit(args, { cwd: o.dir, env: o.env, home: o.home, timeoutMs: o.timeoutMs });
-  await runGit(["init", "-q", o.dir], { env: o.env, home: o.home, timeoutMs: o.timeoutMs });
+  const run = (args: string[]) => sandboxedGit(args, { cwd: o.dir, env: o.env, home: o.home, timeoutMs: o.timeoutMs });
+  await sandboxedGit(["init", "-q", o.dir], { env: o.env, home: o.home, timeoutMs: o.timeoutMs });
   // Relative submodule URLs resolve against origin; it holds no credentials (they travel as headers).
   await run(["remote", "add", "origin", o.url]);
   if (o.sparseCheckout?.length) {

@@ -1,7 +1,7 @@
-// Running git: an argument array (no shell), prompts disabled, an isolated HOME and no system or
-// global config, only the http(s) and ssh transports (file:// and ext:: refused, also for
-// submodules, which inherit these -c settings), bounded concurrency, and a timeout. Output that
-// reaches errors is masked of URL credentials.
+// Sandboxed git, for the remote repositories of GitRepositories: an argument array (no shell),
+// prompts disabled, an isolated HOME and no system or global config, only the http(s) and ssh
+// transports (file:// and ext:: refused, also for submodules, which inherit these -c settings),
+// bounded concurrency, and a timeout. Output that reaches errors is masked of URL credentials.
 import { FlotillaError } from "../../util/errors.js";
 import { spawn } from "node:child_process";
 import { maskUrlCredentials } from "./credentials.js";
@@ -42,19 +42,22 @@ export function isAuthFailure(stderr: string): boolean {
   return AUTH_FAILURE.test(stderr);
 }
 
-export interface GitRunOptions {
+export interface SandboxedGitOptions {
   cwd?: string;
   env?: Record<string, string>;
   home: string;
   timeoutMs: number;
 }
 
-export async function runGit(args: string[], options: GitRunOptions): Promise<string> {
-  return (await runGitOutput(args, options)).stdout;
+export async function sandboxedGit(args: string[], options: SandboxedGitOptions): Promise<string> {
+  return (await sandboxedGitOutput(args, options)).stdout;
 }
 
-/** runGit, keeping stderr too (e.g. for the gpg status lines of verify-commit). */
-export function runGitOutput(args: string[], options: GitRunOptions): Promise<{ stdout: string; stderr: string }> {
+/** sandboxedGit, keeping stderr too (e.g. for the gpg status lines of verify-commit). */
+export function sandboxedGitOutput(
+  args: string[],
+  options: SandboxedGitOptions,
+): Promise<{ stdout: string; stderr: string }> {
   return slot(
     () =>
       new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {

@@ -5,7 +5,7 @@ import { FlotillaError } from "../../util/errors.js";
 import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GitCommandError, type GitRunOptions, runGitOutput } from "./git-cli.js";
+import { GitCommandError, type SandboxedGitOptions, sandboxedGitOutput } from "./git-cli.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
 export class SignatureError extends FlotillaError {
@@ -50,7 +50,7 @@ export async function withKeyring<T>(armoredKeys: string[], fn: (gnupgHome: stri
   }
 }
 
-export interface VerifyOptions extends GitRunOptions {
+export interface VerifyOptions extends SandboxedGitOptions {
   cwd: string;
   gnupgHome: string;
 }
@@ -60,14 +60,15 @@ export interface VerifyOptions extends GitRunOptions {
  * digits, upper case, as Flux reports it). Unsigned objects and unknown or bad signatures throw.
  */
 export async function verifySignature(kind: "commit" | "tag", object: string, o: VerifyOptions): Promise<string> {
-  const header = (await runGitOutput(["cat-file", kind, object], { ...o, env: { ...o.env, GNUPGHOME: o.gnupgHome } }))
-    .stdout;
+  const header = (
+    await sandboxedGitOutput(["cat-file", kind, object], { ...o, env: { ...o.env, GNUPGHOME: o.gnupgHome } })
+  ).stdout;
   const signed = kind === "commit" ? /^gpgsig /m.test(header) : /-----BEGIN PGP SIGNATURE-----/.test(header);
   if (!signed) throw new SignatureError(`${kind} does not have a PGP signature`, true);
   let status: string;
   try {
     status = (
-      await runGitOutput(["-c", "gpg.program=gpg", `verify-${kind}`, "--raw", object], {
+      await sandboxedGitOutput(["-c", "gpg.program=gpg", `verify-${kind}`, "--raw", object], {
         ...o,
         env: { ...o.env, GNUPGHOME: o.gnupgHome },
       })

@@ -2,6 +2,8 @@
 // with ca.crt / tls.crt / tls.key, or (deprecated) the same keys — or caFile / certFile / keyFile —
 // in spec.secretRef. A client certificate needs both halves.
 import { FlotillaError } from "../../util/errors.js";
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import type { HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 
@@ -19,7 +21,7 @@ export async function repositoryTls(cluster: Cluster, repo: HelmRepository): Pro
   const ref = repo.spec.certSecretRef ?? repo.spec.secretRef;
   if (!ref) return undefined;
   const secret = await cluster.client.get<{ data?: Record<string, string> }>(
-    `/api/v1/namespaces/${repo.metadata.namespace}/secrets/${ref.name}`,
+    pathOf(USED_KINDS.Secret, repo.metadata.namespace, ref.name),
   );
   const get = (...keys: string[]) => {
     const key = keys.find((k) => secret.data?.[k]);

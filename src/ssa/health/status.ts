@@ -1,7 +1,7 @@
 // Health of one object by kstatus rules (what Flux's wait uses): Current, InProgress, Failed,
 // Terminating, NotFound. Generic checks first (deletion, observedGeneration, Reconciling/Stalled
 // conditions), then per-kind rules, then "Current". Messages follow kstatus's wording.
-import type { KubeObject } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 
 export type HealthStatus = "Current" | "InProgress" | "Failed" | "Terminating" | "NotFound" | "Unknown";
 

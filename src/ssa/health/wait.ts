@@ -3,7 +3,8 @@
 // loops), which kstatus alone never reports.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Cluster, ObjectRef } from "../../kube/cluster.js";
-import { type KubeObject, objectId } from "../../kube/object.js";
+import { objectId } from "../../kube/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { HealthCheckError } from "../errors.js";
 import { computeHealth, type Health, podProblems } from "./status.js";
 

@@ -1,0 +1,155 @@
+// The table of kinds: every kind flotilla serves (its CRDs are built from it, the CLI verbs and the
+// dashboard take names, short names and columns from it), and the Kubernetes kinds it reads and
+// writes. API paths come from here too (paths.ts), never from strings written by hand. A new kind
+// (HelmRelease, the fleet kinds) is one entry.
+
+export type Scope = "Namespaced" | "Cluster";
+
+export interface KindVersion {
+  name: string;
+  served: boolean;
+  /** Exactly one version is stored; it is also the one flotilla reads and writes. */
+  storage: boolean;
+  deprecated?: boolean;
+}
+
+/** What it takes to find a kind in the API. */
+export interface KindEntry {
+  group: string;
+  kind: string;
+  plural: string;
+  scope: Scope;
+  versions: KindVersion[];
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: "string" | "date" | "integer" | "number" | "boolean";
+  jsonPath: string;
+}
+
+/** A kind flotilla serves through its own CRD. */
+export interface ServedKind extends KindEntry {
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  /** Printer columns, the same for every version. */
+  columns: PrinterColumn[];
+}
+
+export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
+export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
+
+const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
+const READY_COLUMNS: PrinterColumn[] = [
+  { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  { name: "Status", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].message' },
+];
+const URL_COLUMN: PrinterColumn = { name: "URL", type: "string", jsonPath: ".spec.url" };
+
+/** v1 stored; the older versions still served (deprecated) so manifests from older docs apply as written. */
+const fluxVersions = (...older: string[]): KindVersion[] => [
+  { name: "v1", served: true, storage: true },
+  ...older.map((name) => ({ name, served: true, storage: false, deprecated: true })),
+];
+
+export const SERVED_KINDS = {
+  GitRepository: {
+    group: SOURCE_GROUP,
+    kind: "GitRepository",
+    plural: "gitrepositories",
+    singular: "gitrepository",
+    shortNames: ["gitrepo"],
+    categories: ["all", "fluxcd", "fluxcd-sources"],
+    scope: "Namespaced",
+    versions: fluxVersions("v1beta2"),
+    columns: [URL_COLUMN, AGE_COLUMN, ...READY_COLUMNS],
+  },
+  HelmRepository: {
+    group: SOURCE_GROUP,
+    kind: "HelmRepository",
+    plural: "helmrepositories",
+    singular: "helmrepository",
+    shortNames: ["helmrepo"],
+    categories: ["all", "fluxcd", "fluxcd-sources"],
+    scope: "Namespaced",
+    versions: fluxVersions("v1beta2"),
+    columns: [URL_COLUMN, AGE_COLUMN, ...READY_COLUMNS],
+  },
+  HelmChart: {
+    group: SOURCE_GROUP,
+    kind: "HelmChart",
+    plural: "helmcharts",
+    singular: "helmchart",
+    shortNames: ["hc"],
+    categories: ["all", "fluxcd", "fluxcd-sources"],
+    scope: "Namespaced",
+    versions: fluxVersions("v1beta2"),
+    columns: [
+      { name: "Chart", type: "string", jsonPath: ".spec.chart" },
+      { name: "Version", type: "string", jsonPath: ".spec.version" },
+      { name: "Source Kind", type: "string", jsonPath: ".spec.sourceRef.kind" },
+      { name: "Source Name", type: "string", jsonPath: ".spec.sourceRef.name" },
+      AGE_COLUMN,
+      ...READY_COLUMNS,
+    ],
+  },
+  Kustomization: {
+    group: KUSTOMIZE_GROUP,
+    kind: "Kustomization",
+    plural: "kustomizations",
+    singular: "kustomization",
+    shortNames: ["ks"],
+    categories: ["all", "fluxcd"],
+    scope: "Namespaced",
+    versions: fluxVersions("v1beta2", "v1beta1"),
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+} satisfies Record<string, ServedKind>;
+
+const builtin = (group: string, version: string, kind: string, plural: string, scope: Scope = "Namespaced") => ({
+  group,
+  kind,
+  plural,
+  scope,
+  versions: [{ name: version, served: true, storage: true }],
+});
+
+/**
+ * Kinds flotilla reads or writes without serving them: Kubernetes', Kamaji's (whose planes host the
+ * tenants), and the Flux sources another source-controller may serve.
+ */
+export const USED_KINDS = {
+  Secret: builtin("", "v1", "Secret", "secrets"),
+  ConfigMap: builtin("", "v1", "ConfigMap", "configmaps"),
+  Event: builtin("", "v1", "Event", "events"),
+  Namespace: builtin("", "v1", "Namespace", "namespaces", "Cluster"),
+  Node: builtin("", "v1", "Node", "nodes", "Cluster"),
+  ServiceAccount: builtin("", "v1", "ServiceAccount", "serviceaccounts"),
+  Deployment: builtin("apps", "v1", "Deployment", "deployments"),
+  Lease: builtin("coordination.k8s.io", "v1", "Lease", "leases"),
+  ClusterRoleBinding: builtin(
+    "rbac.authorization.k8s.io",
+    "v1",
+    "ClusterRoleBinding",
+    "clusterrolebindings",
+    "Cluster",
+  ),
+  CustomResourceDefinition: builtin(
+    "apiextensions.k8s.io",
+    "v1",
+    "CustomResourceDefinition",
+    "customresourcedefinitions",
+    "Cluster",
+  ),
+  TenantControlPlane: builtin("kamaji.clastix.io", "v1alpha1", "TenantControlPlane", "tenantcontrolplanes"),
+  OCIRepository: builtin(SOURCE_GROUP, "v1", "OCIRepository", "ocirepositories"),
+  Bucket: builtin(SOURCE_GROUP, "v1", "Bucket", "buckets"),
+} satisfies Record<string, KindEntry>;
+
+/** The version flotilla reads and writes (the stored one). */
+export function storageVersion(kind: KindEntry): string {
+  const v = kind.versions.find((x) => x.storage);
+  if (!v) throw new Error(`${kind.kind} has no storage version`);
+  return v.name;
+}

@@ -1,0 +1,40 @@
+// The shape every Kubernetes object shares (apiVersion, kind, metadata), kept unstructured: plain
+// JSON with every field preserved, so flotilla round-trips objects it does not know.
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  resourceVersion?: string;
+  uid?: string;
+  generation?: number;
+  deletionTimestamp?: string;
+  creationTimestamp?: string | null;
+  finalizers?: string[];
+  managedFields?: ManagedFieldsEntry[];
+  [key: string]: unknown;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: "Apply" | "Update";
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
