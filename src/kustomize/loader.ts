@@ -12,8 +12,11 @@ const REMOTE = /^(https?:\/\/|git@|ssh:\/\/|github\.com\/|gitlab\.com\/|bitbucke
 
 export class Loader {
   readonly root: string;
-  constructor(root: string) {
+  /** The loader of the kustomization that refers to this one, for cycle detection. */
+  private readonly referrer?: Loader;
+  constructor(root: string, referrer?: Loader) {
     this.root = realpath(root);
+    this.referrer = referrer;
   }
 
   /** Resolves `path` relative to the root, refusing remote locations and files outside the root. */
@@ -55,8 +58,20 @@ export class Loader {
     return readFileSync(path);
   }
 
-  /** A loader for a nested kustomization; its root is the nested directory (same restrictions). */
-  child(dir: string): Loader {
-    return new Loader(dir);
+  /**
+   * A loader for a nested kustomization; its root is the nested directory (same restrictions).
+   * Like kustomize, refuses a directory that is, or contains, the root of this kustomization or of
+   * any that led here: building it would recurse forever. `referredBy` says which entry asked for it.
+   */
+  child(dir: string, referredBy: string): Loader {
+    const candidate = realpath(dir);
+    for (let at: Loader | undefined = this; at; at = at.referrer) {
+      if (at.root === candidate || candidate === sep || at.root.startsWith(candidate + sep)) {
+        throw new KustomizeError(
+          `${referredBy} leads back to a kustomization already being built: cycle detected: candidate root '${candidate}' contains visited root '${at.root}'`,
+        );
+      }
+    }
+    return new Loader(candidate, this);
   }
 }
