@@ -60,18 +60,25 @@ export class Loader {
 
   /**
    * A loader for a nested kustomization; its root is the nested directory (same restrictions).
-   * Like kustomize, refuses a directory that is, or contains, the root of this kustomization or of
-   * any that led here: building it would recurse forever. `referredBy` says which entry asked for it.
+   * `referredBy` says which entry asked for it, for the message when it would be a cycle.
    */
   child(dir: string, referredBy: string): Loader {
     const candidate = realpath(dir);
-    for (let at: Loader | undefined = this; at; at = at.referrer) {
-      if (at.root === candidate || candidate === sep || at.root.startsWith(candidate + sep)) {
-        throw new KustomizeError(
-          `${referredBy} leads back to a kustomization already being built: cycle detected: candidate root '${candidate}' contains visited root '${at.root}'`,
-        );
-      }
+    const visited = this.visitedUnder(candidate);
+    if (visited) {
+      throw new KustomizeError(
+        `${referredBy} leads back to a kustomization already being built: cycle detected: candidate root '${candidate}' contains visited root '${visited}'`,
+      );
     }
     return new Loader(candidate, this);
+  }
+
+  /**
+   * The root of this kustomization, or of one that led here, that `candidate` is or contains (as
+   * kustomize checks): building such a directory would recurse forever.
+   */
+  private visitedUnder(candidate: string): string | undefined {
+    if (this.root === candidate || candidate === sep || this.root.startsWith(candidate + sep)) return this.root;
+    return this.referrer?.visitedUnder(candidate);
   }
 }
