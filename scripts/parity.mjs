@@ -4,15 +4,22 @@
 // `buildKustomization(dir, options): Promise<string>` returning exactly what `kustomize build` prints
 // on stdout, throwing on failure), and compares the two byte for byte. Cases marked for helm
 // (parity-cases.mjs) are built with helm enabled on both sides, using the pinned helm. A case is identical when both
-// succeed with equal output, or both fail on an `error-` case. Prints one entry per difference (a
-// unified-style diff or the error text), then a final line `N/M identical`; exits 1 when N < M.
+// succeed with equal output, or, on an `error-` case, both fail for the problem its expected-error.json
+// names (each side's phrase present, ours a FlotillaError rather than a crash). Prints one entry per
+// difference (a unified-style diff or the error text), then a final line `N/M identical`; exits 1 when N < M.
 //
 // usage: node scripts/parity.mjs [--filter <substring>] [--verbose]
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { FIXTURES_ROOT, kustomizeArgs, listCases } from "./parity-cases.mjs";
+import {
+  errorExpectation,
+  errorMismatches,
+  FIXTURES_ROOT,
+  kustomizeArgs,
+  listCases,
+  requireTool,
+} from "./parity-cases.mjs";
 
 const KUSTOMIZE_CONCURRENCY = 2;
 const KUSTOMIZE_TIMEOUT_MS = 60_000;
@@ -43,7 +50,7 @@ function usage(problem) {
 const toolsBin = join(process.env.FLOTILLA_TOOLS_DIR || join(homedir(), ".cache", "flotilla", "tools"), "bin");
 const helmBinary = join(toolsBin, "helm");
 
-/** Runs `kustomize build` on a case; resolves to { ok, stdout: Buffer, stderr: string }. */
+/** Runs `kustomize build` on a case; resolves to { ok, status, stdout: Buffer, stderr: string }. */
 function runKustomize(bin, c) {
   return new Promise((resolve) => {
     execFile(
@@ -54,8 +61,8 @@ function runKustomize(bin, c) {
         const errText = stderr.toString("utf8").trim();
         if (err) {
           const why = err.killed ? `timed out after ${KUSTOMIZE_TIMEOUT_MS} ms` : `exit code ${err.code}`;
-          resolve({ ok: false, stdout, stderr: errText || `kustomize failed (${why})` });
-        } else resolve({ ok: true, stdout, stderr: errText });
+          resolve({ ok: false, status: err.code ?? null, stdout, stderr: errText || `kustomize failed (${why})` });
+        } else resolve({ ok: true, status: 0, stdout, stderr: errText });
       },
     );
   });
@@ -85,19 +92,21 @@ async function loadImplementation() {
     if (typeof mod.buildKustomization !== "function") {
       return { error: "dist/kustomize/index.js does not export a function buildKustomization" };
     }
-    return { build: mod.buildKustomization };
+    const { isFlotillaError } = await import("../dist/util/errors.js");
+    return { build: mod.buildKustomization, isFlotillaError };
   } catch (err) {
     return { error: `cannot import dist/kustomize/index.js: ${errorText(err)}` };
   }
 }
 
-async function runOurs(build, c) {
+async function runOurs(impl, c) {
   try {
-    const out = await build(c.dir, c.enableHelm ? { enableHelm: true, helmCommand: helmBinary } : {});
-    if (typeof out !== "string") return { ok: false, error: `buildKustomization returned ${typeof out}, not a string` };
+    const out = await impl.build(c.dir, c.enableHelm ? { enableHelm: true, helmCommand: helmBinary } : {});
+    if (typeof out !== "string")
+      return { ok: false, message: `buildKustomization returned ${typeof out}, not a string`, isFlotillaError: false };
     return { ok: true, stdout: Buffer.from(out, "utf8") };
   } catch (err) {
-    return { ok: false, error: errorText(err) };
+    return { ok: false, message: errorText(err), isFlotillaError: impl.isFlotillaError(err) };
   }
 }
 
@@ -214,13 +223,16 @@ process.stdout.on("error", (err) => {
 
 const opts = parseArgs(process.argv.slice(2));
 const bin = join(toolsBin, "kustomize");
-if (!existsSync(bin)) {
-  console.error(`parity: kustomize not found at ${bin} (run: bash scripts/ensure-deps.sh)`);
-  process.exit(2);
-}
 const cases = listCases(FIXTURES_ROOT).filter((c) => c.name.includes(opts.filter));
 if (cases.length === 0) {
   console.error(`parity: no case under ${FIXTURES_ROOT} matches ${JSON.stringify(opts.filter)}`);
+  process.exit(2);
+}
+try {
+  requireTool("kustomize", bin);
+  if (cases.some((c) => c.enableHelm)) requireTool("helm", helmBinary);
+} catch (err) {
+  console.error(`parity: ${errorText(err)}`);
   process.exit(2);
 }
 
@@ -235,41 +247,55 @@ let refused = 0;
 const unsupportedCases = cases.filter((c) => c.unsupported).length;
 for (const [index, c] of cases.entries()) {
   const real = await realResults[index];
-  if (real.ok === c.expectError) {
-    // The corpus itself is wrong: an error- case that builds, or a case that does not build.
+  let expected;
+  try {
+    if (c.expectError) expected = errorExpectation(c);
+  } catch (err) {
+    corpusProblems++;
+    console.log(`✗ ${c.name}: CORPUS: ${errorText(err)}`);
+    continue;
+  }
+  if (c.expectError ? !real.stderr.includes(expected.kustomize) : !real.ok) {
+    // The corpus itself is wrong: an error- case kustomize no longer rejects for its problem, or a case that does not build.
     corpusProblems++;
     console.log(
       c.expectError
-        ? `✗ ${c.name}: CORPUS: real kustomize builds this error- case`
+        ? `✗ ${c.name}: CORPUS: ${errorMismatches(expected, real, { ok: true })[0]}`
         : `✗ ${c.name}: CORPUS: real kustomize fails:\n${indent(real.stderr)}`,
     );
     continue;
   }
   if (impl.error) continue;
-  const ours = await runOurs(impl.build, c);
+  const ours = await runOurs(impl, c);
   if (c.unsupported) {
-    if (!ours.ok && /field "[^"]+" is not supported/.test(ours.error)) refused++;
+    if (!ours.ok && /field "[^"]+" is not supported/.test(ours.message)) refused++;
     else
       console.log(
-        `✗ ${c.name}: must be refused naming the unsupported field, but ${ours.ok ? "flotilla builds it" : `fails otherwise:\n${indent(ours.error)}`}`,
+        `✗ ${c.name}: must be refused naming the unsupported field, but ${ours.ok ? "flotilla builds it" : `fails otherwise:\n${indent(ours.message)}`}`,
       );
     continue;
   }
-  if (real.ok && ours.ok && real.stdout.equals(ours.stdout)) {
+  if (expected) {
+    const problems = errorMismatches(expected, real, ours);
+    if (problems.length === 0) {
+      identical++;
+      if (opts.verbose)
+        console.log(
+          `✓ ${c.name} (both fail: ${expected.category})\n${indent(`kustomize: ${real.stderr}\nflotilla:  ${ours.message}`, 6)}`,
+        );
+    } else
+      console.log(
+        `✗ ${c.name}: not the ${expected.category} problem kustomize reports:\n${indent(problems.join("\n"))}`,
+      );
+  } else if (real.ok && ours.ok && real.stdout.equals(ours.stdout)) {
     identical++;
     if (opts.verbose) console.log(`✓ ${c.name}`);
-  } else if (!real.ok && !ours.ok) {
-    identical++;
-    if (opts.verbose)
-      console.log(`✓ ${c.name} (both fail)\n${indent(`kustomize: ${real.stderr}\nflotilla:  ${ours.error}`, 6)}`);
   } else if (real.ok && ours.ok) {
     console.log(
       `✗ ${c.name}: output differs\n${unifiedDiff(real.stdout.toString("utf8"), ours.stdout.toString("utf8")).join("\n")}`,
     );
-  } else if (real.ok) {
-    console.log(`✗ ${c.name}: flotilla fails, kustomize builds:\n${indent(ours.error)}`);
   } else {
-    console.log(`✗ ${c.name}: flotilla builds, kustomize fails:\n${indent(real.stderr)}`);
+    console.log(`✗ ${c.name}: flotilla fails, kustomize builds:\n${indent(ours.message)}`);
   }
 }
 

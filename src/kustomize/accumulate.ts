@@ -88,7 +88,10 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
             `${display}: ${field} entry "${entry}" is a Component; list it under components, not ${field}`,
           );
         }
-        resmap.addAll(accumulate(loader.child(path), ctx, undefined, namespace), display);
+        resmap.addAll(
+          accumulate(loader.child(path, `${display}: ${field} entry "${entry}"`), ctx, undefined, namespace),
+          display,
+        );
       } else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
     }
   }
@@ -106,7 +109,7 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
         `${component.display}: a component must have kind: Component (apiVersion kustomize.config.k8s.io/v1alpha1)`,
       );
     }
-    accumulate(loader.child(path), ctx, resmap, namespace);
+    accumulate(loader.child(path, `${display}: components entry "${entry}"`), ctx, resmap, namespace);
   }
   runGenerators(k, resmap, loader, display);
   runHelmCharts(k, resmap, loader, display, ctx.helm, namespace);

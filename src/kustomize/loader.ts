@@ -12,8 +12,11 @@ const REMOTE = /^(https?:\/\/|git@|ssh:\/\/|github\.com\/|gitlab\.com\/|bitbucke
 
 export class Loader {
   readonly root: string;
-  constructor(root: string) {
+  /** The loader of the kustomization that refers to this one, for cycle detection. */
+  private readonly referrer?: Loader;
+  constructor(root: string, referrer?: Loader) {
     this.root = realpath(root);
+    this.referrer = referrer;
   }
 
   /** Resolves `path` relative to the root, refusing remote locations and files outside the root. */
@@ -55,8 +58,27 @@ export class Loader {
     return readFileSync(path);
   }
 
-  /** A loader for a nested kustomization; its root is the nested directory (same restrictions). */
-  child(dir: string): Loader {
-    return new Loader(dir);
+  /**
+   * A loader for a nested kustomization; its root is the nested directory (same restrictions).
+   * `referredBy` says which entry asked for it, for the message when it would be a cycle.
+   */
+  child(dir: string, referredBy: string): Loader {
+    const candidate = realpath(dir);
+    const visited = this.visitedUnder(candidate);
+    if (visited) {
+      throw new KustomizeError(
+        `${referredBy} leads back to a kustomization already being built: cycle detected: candidate root '${candidate}' contains visited root '${visited}'`,
+      );
+    }
+    return new Loader(candidate, this);
+  }
+
+  /**
+   * The root of this kustomization, or of one that led here, that `candidate` is or contains (as
+   * kustomize checks): building such a directory would recurse forever.
+   */
+  private visitedUnder(candidate: string): string | undefined {
+    if (this.root === candidate || candidate === sep || this.root.startsWith(candidate + sep)) return this.root;
+    return this.referrer?.visitedUnder(candidate);
   }
 }

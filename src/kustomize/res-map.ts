@@ -1,8 +1,18 @@
 // The resources of a build so far, and how YAML documents become resources. Every generator,
 // transformer and the helm inflater take a ResMap, so it lives apart from the recursion in accumulate.ts.
 import { KustomizeError } from "./errors.js";
-import { describeOrigin, identity, type JsonObject, type Resource, resId } from "./resource.js";
+import { describeOrigin, identity, type JsonObject, type Origin, type Resource, resId } from "./resource.js";
 import type { ParsedDocument } from "./yaml/parse.js";
+
+/** Where the two objects of one id come from, and what to do about it. */
+function duplicateHint(first: Origin, second: Origin): string {
+  if (first.file !== second.file)
+    return `it is defined twice, in ${describeOrigin(first)} and ${describeOrigin(second)}; remove one of them`;
+  // One document met twice: a file listed twice, reached through two bases (a diamond), or a List repeating an item.
+  if (first.index === second.index)
+    return `${describeOrigin(second)} is met twice: its file is listed twice or reached through two bases, or it is a List holding the object twice`;
+  return `it is defined twice, in ${second.file} (documents ${first.index + 1} and ${second.index + 1}); remove one of them`;
+}
 
 /** An ordered set of resources that refuses two objects with the same id. */
 export class ResMap {
@@ -12,12 +22,8 @@ export class ResMap {
     const id = identity(r);
     const existing = this.list.find((x) => identity(x) === id);
     if (existing) {
-      const where =
-        existing.origin.file === r.origin.file
-          ? `${r.origin.file} (documents ${existing.origin.index + 1} and ${r.origin.index + 1})`
-          : `${describeOrigin(existing.origin)} and ${describeOrigin(r.origin)}`;
       throw new KustomizeError(
-        `${kustomizationFile}: may not add resource with an already registered id: ${resId(r)} — it is defined twice, in ${where}; remove one of them`,
+        `${kustomizationFile}: may not add resource with an already registered id: ${resId(r)} — ${duplicateHint(existing.origin, r.origin)}`,
       );
     }
     this.list.push(r);

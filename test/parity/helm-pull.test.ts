@@ -3,10 +3,11 @@
 // process (builds run helm synchronously, so a server in this process could not answer); the
 // real kustomize and ours each pull into their own copy of the kustomization and must print the same.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireTool } from "../../scripts/parity-cases.mjs";
 import { buildKustomization } from "../../src/kustomize/index.js";
 import { locateHelm } from "../../src/binaries/helm/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
@@ -14,6 +15,12 @@ import { locateToolchain } from "../../src/local/toolchain.js";
 const { kustomize } = locateToolchain();
 const helm = locateHelm();
 const CHART = "test/fixtures/kustomize/helm-local-chart-values-inline/charts/web";
+// Checked in every test, not in beforeAll alone: a failing hook reports its tests as skipped.
+const requireTools = () => {
+  requireTool("helm", helm);
+  requireTool("kustomize", kustomize);
+};
+const toolsPresent = existsSync(helm) && existsSync(kustomize);
 
 let work: string;
 let server: ChildProcess;
@@ -39,6 +46,7 @@ function kustomization(name: string): string {
 }
 
 beforeAll(async () => {
+  if (!toolsPresent) return;
   work = mkdtempSync(join(tmpdir(), "flotilla-helm-pull-"));
   const repo = join(work, "repo");
   run(helm, ["package", CHART, "--destination", repo]);
@@ -61,11 +69,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server?.kill();
-  rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe("helmCharts from a chart repository", () => {
   it("refuses to pull unless pulls are allowed, naming the repo", async () => {
+    requireTools();
     const dir = kustomization("refused");
     await expect(buildKustomization(dir, { enableHelm: true, helmCommand: helm })).rejects.toThrow(
       `pulling it from ${repoUrl} is disabled`,
@@ -73,6 +82,7 @@ describe("helmCharts from a chart repository", () => {
   });
 
   it("pulls into chartHome/name-version and prints what kustomize prints", async () => {
+    requireTools();
     const real = run(kustomize, ["build", "--enable-helm", "--helm-command", helm, kustomization("real")]);
     const dir = kustomization("ours");
     const ours = await buildKustomization(dir, { enableHelm: true, helmCommand: helm, helmAllowPull: true });

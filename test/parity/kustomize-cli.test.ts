@@ -1,15 +1,19 @@
 // `flotilla kustomize build` as a user runs it: same stdout as kustomize, one ✗ line and exit 1 on error.
 import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { locateHelm } from "../../src/binaries/helm/index.js";
+import { requireTool } from "../../scripts/parity-cases.mjs";
 import { locateToolchain } from "../../src/local/toolchain.js";
 import { runCli } from "../support/cli.js";
 
+const { kustomize } = locateToolchain();
+const helm = locateHelm();
+
 describe("flotilla kustomize build", () => {
   it("prints exactly what kustomize build prints", async () => {
+    requireTool("kustomize", kustomize);
     const dir = "test/fixtures/kustomize/fleet-platform-tenants-staging";
-    const real = spawnSync(join(locateToolchain().dir, "bin", "kustomize"), ["build", dir], { encoding: "utf8" });
+    const real = spawnSync(kustomize, ["build", dir], { encoding: "utf8" });
     const ours = await runCli(["kustomize", "build", dir]);
     expect(ours.code).toBe(0);
     expect(ours.stdout).toBe(real.stdout);
@@ -29,9 +33,9 @@ describe("flotilla kustomize build", () => {
   });
 
   it("renders helmCharts with --enable-helm, with the pinned helm unless --helm-command names another", async () => {
+    requireTool("kustomize", kustomize);
+    requireTool("helm", helm);
     const dir = "test/fixtures/kustomize/helm-local-chart-values-inline";
-    const { kustomize } = locateToolchain();
-    const helm = locateHelm();
     const real = spawnSync(kustomize, ["build", "--enable-helm", "--helm-command", helm, dir], { encoding: "utf8" });
     const ours = await runCli(["kustomize", "build", "--enable-helm", dir]);
     expect(ours.code).toBe(0);

@@ -5,7 +5,7 @@ import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { GeneratorArgs, GeneratorOptions, KustomizationFile } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
-import { type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
+import { describeOrigin, type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
 import { collectData } from "./data-sources.js";
 
 function mergeOptions(global: GeneratorOptions | undefined, own: GeneratorOptions | undefined): GeneratorOptions {
@@ -82,6 +82,22 @@ function findGenerated(resmap: ResMap, kind: string, args: GeneratorArgs): Resou
   return candidates.length === 1 ? candidates[0] : candidates.find((r) => namespaceOf(r) === (args.namespace ?? ""));
 }
 
+// kustomize reads a namespace left empty as "default" when it compares ids.
+const effectiveNamespace = (ns: string) => ns || "default";
+
+/**
+ * A resource that holds, or once held (before a prefix or hash renamed it), the id a generator with
+ * behavior create would add: kustomize refuses that create rather than adding a second object.
+ */
+function heldId(resmap: ResMap, kind: string, name: string, namespace: string): Resource | undefined {
+  const ns = effectiveNamespace(namespace);
+  return resmap.list.find((r) =>
+    [{ kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r) }, ...r.previous].some(
+      (id) => id.kind === kind && id.name === name && effectiveNamespace(id.namespace) === ns,
+    ),
+  );
+}
+
 export function runGenerators(k: KustomizationFile, resmap: ResMap, loader: Loader, where: string): void {
   const run = (kind: "ConfigMap" | "Secret", list: GeneratorArgs[] | undefined) => {
     for (const args of list ?? []) {
@@ -89,14 +105,20 @@ export function runGenerators(k: KustomizationFile, resmap: ResMap, loader: Load
       const obj = generate(kind, args, opts, loader, where);
       // Anything but merge or replace is create, as kustomize reads it.
       const behavior = args.behavior === "merge" || args.behavior === "replace" ? args.behavior : "create";
-      const existing = findGenerated(resmap, kind, args);
       if (behavior === "create") {
+        const held = heldId(resmap, kind, args.name!, args.namespace ?? "");
+        if (held) {
+          throw new KustomizeError(
+            `${where}: ${kind} ${args.name} already exists, from ${describeOrigin(held.origin)}; a generator cannot create it again: behavior must be merge or replace`,
+          );
+        }
         resmap.add(
           { obj, origin: { file: where, index: 0 }, previous: [], needsHash: !opts.disableNameSuffixHash, behavior },
           where,
         );
         continue;
       }
+      const existing = findGenerated(resmap, kind, args);
       if (!existing) {
         throw new KustomizeError(
           `${where}: ${kind} ${args.name} has behavior ${behavior}, but no ${kind} of that name exists to ${behavior}`,
