@@ -124,7 +124,9 @@ describe("Kustomization spec fields", () => {
       },
       "v2 while suspended",
     );
-    await new Promise((r) => setTimeout(r, 3000));
+    // Evidence, not a sleep: the source has v2 (commit waits for it) and a reconcile requested after it was
+    // handled (lastHandledReconcileAt), yet nothing was applied.
+    await h.reconcileNow("suspended");
     const paused = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "paused", namespace: h.ns } };
     expect((await h.mgmt.get(paused))?.data).toEqual({ v: "1" });
     await h.mgmt.client.patch(h.ksPath("suspended"), "merge", { spec: { suspend: false } });
