@@ -8,8 +8,7 @@
 // concurrency 20 — 100: 26 s / 134 MiB, 500: 2m0s / 183 MiB, 1000: 4m13s / 223 MiB.
 //
 // usage: node bench/kustomizations.bench.mjs [--counts 100,500,1000] [--concurrent 20]
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -25,6 +24,8 @@ const BURST = argOf("kube-api-burst", "300");
 const MiB = 1024 * 1024;
 const NS = "apps";
 
+import { appFiles, cpuSeconds, isReady, procStatus, startBenchController, until } from "./support/controller-bench.mjs";
+
 const { upFleet, downFleet } = await import("../dist/local/index.js");
 const { freePort } = await import("../dist/local/ports.js");
 const { startGitHttpServer } = await import("../dist/demo/git-http-server.js");
@@ -33,48 +34,6 @@ const { endpointFromKubeconfigFile } = await import("../dist/kube/kubeconfig.js"
 
 // The benchmark's own client must not be what limits the run.
 setDefaultRateLimit({ qps: 1000, burst: 2000 });
-
-function appFiles(i) {
-  const name = `app-${i}`;
-  const doc = (o) => `${JSON.stringify(o)}\n`;
-  return {
-    [`apps/${name}/configmap.yaml`]: doc({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name },
-      data: { index: String(i) },
-    }),
-    [`apps/${name}/serviceaccount.yaml`]: doc({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name } }),
-    [`apps/${name}/service.yaml`]: doc({
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: { name },
-      spec: { selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }] },
-    }),
-    [`apps/${name}/deployment.yaml`]: doc({
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      metadata: { name },
-      spec: {
-        replicas: 0,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: { serviceAccountName: name, containers: [{ name: "app", image: "nginx:1.27" }] },
-        },
-      },
-    }),
-  };
-}
-
-const procStatus = (pid, field) => {
-  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"));
-  return m ? Number(m[1]) * 1024 : 0;
-};
-const cpuSeconds = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (100 Hz)
-};
 
 /** apiserver_request_total by verb and resource, from the apiserver's own /metrics. */
 async function apiserverRequests(client) {
@@ -98,19 +57,6 @@ function diffCounts(before, after, n) {
     .join(", ");
 }
 
-const isReady = (o) =>
-  o.status?.observedGeneration === o.metadata.generation &&
-  o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True");
-
-async function until(what, fn, timeoutMs, intervalMs = 1000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await fn().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function runOnce(n) {
   const dir = mkdtempSync(join(tmpdir(), "flotilla-bench-ks-"));
   const storage = mkdtempSync(join(tmpdir(), "flotilla-bench-ks-storage-"));
@@ -127,33 +73,15 @@ async function runOnce(n) {
     await repo.commit(files, `${n} apps`);
     await client.create("/api/v1/namespaces", { metadata: { name: NS } });
     await client.create("/api/v1/namespaces", { metadata: { name: "flux-system" } });
-    child = spawn(
-      process.execPath,
-      [
-        "bin/flotilla.js",
-        "controller",
-        "--kubeconfig",
-        kubeconfig,
-        "--runtime-namespace",
-        "flux-system",
-        "--concurrent",
-        String(CONCURRENT),
-        "--kube-api-qps",
-        QPS,
-        "--kube-api-burst",
-        BURST,
-        "--storage-path",
-        storage,
-        "--storage-addr",
-        `127.0.0.1:${await freePort()}`,
-        "--health-addr",
-        `127.0.0.1:${healthPort}`,
-        "--install-crds",
-        "--log-level",
-        process.env.FLOTILLA_BENCH_LOG_LEVEL ?? "error",
-      ],
-      { stdio: ["ignore", "ignore", "inherit"] },
-    );
+    child = startBenchController({
+      kubeconfig,
+      storage,
+      storagePort: await freePort(),
+      healthPort,
+      concurrent: CONCURRENT,
+      qps: QPS,
+      burst: BURST,
+    });
     const KS = "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations";
     const GR = "/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/gitrepositories";
     await until("the CRDs", () => client.get(KS).then(() => true), 60_000, 250);
