@@ -53,4 +53,33 @@ describe("flotilla controller flags", () => {
       '--enable-leader-election takes true or false, got "maybe"',
     );
   });
+  it("takes every flag the README lists in Flux's --flag=value form", async () => {
+    const opts = await parse([
+      "controller",
+      "--concurrent=20",
+      "--no-cross-namespace-refs=true",
+      "--default-service-account=default",
+      "--watch-label-selector=sharding.fluxcd.io/key=shard1",
+      "--kube-api-qps=50",
+      "--kube-api-burst=300",
+      "--requeue-dependency=30s",
+      "--feature-gates=StrictPostBuildSubstitutions=false",
+      "--enable-leader-election=false",
+      "--leader-election-lease-duration=35s",
+      "--leader-election-renew-deadline=30s",
+      "--leader-election-retry-period=5s",
+    ]);
+    expect(opts).toMatchObject({
+      concurrent: "20",
+      noCrossNamespaceRefs: true,
+      defaultServiceAccount: "default",
+      watchLabelSelector: "sharding.fluxcd.io/key=shard1",
+      kubeApiQps: "50",
+      kubeApiBurst: "300",
+      requeueDependency: "30s",
+      featureGates: "StrictPostBuildSubstitutions=false",
+      enableLeaderElection: false,
+      leaderElectionLeaseDuration: "35s",
+    });
+  });
 });
