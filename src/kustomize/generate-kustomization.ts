@@ -2,7 +2,7 @@
 // as if a kustomization listed them — directories with their own kustomization are taken whole.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { confinedRealpath } from "./confine.js";
+import { confinedRealpath } from "../util/confined-path.js";
 import { findKustomizationFile, type KustomizationFile } from "./kustomization-file.js";
 import { parseYamlDocuments } from "./yaml/parse.js";
 

@@ -6,7 +6,7 @@
 // Remote bases are always refused: a build reads what its source artifact holds, nothing else.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { confinedRealpath, isInside } from "./confine.js";
+import { confinedRealpath, isInside } from "../util/confined-path.js";
 import { KustomizeError, LoadRestrictionError } from "./errors.js";
 
 // The libc realpath: one system call, where the JavaScript one lstat()s every path component.

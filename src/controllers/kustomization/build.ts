@@ -7,7 +7,7 @@ import { relative, resolve } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { buildResources } from "../../kustomize/build.js";
-import { confinedRealpath } from "../../kustomize/confine.js";
+import { confinedRealpath } from "../../util/confined-path.js";
 import { LoadRestrictionError } from "../../kustomize/errors.js";
 import { confinedPath } from "../../kustomize/loader.js";
 import { generateKustomization } from "../../kustomize/generate-kustomization.js";

@@ -5,7 +5,7 @@
 // a chart that is not vendored under chartHome is pulled only when pulls are enabled too.
 import { existsSync, realpathSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { confinedRealpath } from "../confine.js";
+import { confinedRealpath } from "../../util/confined-path.js";
 import { type ResMap, resourcesFromDocuments } from "../res-map.js";
 import { HelmError, runHelmSync } from "../../binaries/helm/index.js";
 import { makeWorkDir } from "../../util/work-dir.js";

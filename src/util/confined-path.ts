@@ -1,7 +1,7 @@
-// Confinement of a build to one directory tree (the controller's artifact root), with symlinks
-// resolved: Flux builds on a file system that refuses every path outside the artifact
-// (fluxcd/pkg/kustomize's fsSecure), so a tenant can name neither another tenant's unpacked
-// artifact (`../../other`) nor a link leading there.
+// Confinement to one directory tree (a source artifact's root), with symlinks resolved: Flux reads
+// artifacts through a file system that refuses every path outside the root (fluxcd/pkg/kustomize's
+// fsSecure, helm's secure loader), so a tenant can name neither another tenant's unpacked artifact
+// (`../../other`) nor a link leading there — in a kustomization, a values file, a chart path or an include.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 

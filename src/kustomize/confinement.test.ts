@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildKustomization } from "./index.js";
-import { confinedRealpath } from "./confine.js";
+import { confinedRealpath } from "../util/confined-path.js";
 import { LoadRestrictionError } from "./errors.js";
 
 // Two "artifacts" side by side, as the controller unpacks them: ours and another tenant's.
