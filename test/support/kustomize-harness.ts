@@ -22,6 +22,7 @@ import { SourceFetcher } from "../../src/sources/consumer.js";
 import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
+import type { CommitFiles } from "../../src/demo/git-repository.js";
 
 const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
 
@@ -49,9 +50,11 @@ export interface KustomizeHarness extends KustomizationsIn {
   mgmt: Cluster;
   repo: GitRepoHandle;
   /** Commits to the platform repository and waits until the GitRepository has that commit. */
-  commit(files: Record<string, string | null>, message: string): Promise<void>;
+  commit(files: CommitFiles, message: string): Promise<void>;
   /** Copies a plane's Kamaji-style admin kubeconfig Secret into the test namespace. */
   copyAdminKubeconfig(tenant: string): Promise<string>;
+  /** Where the Kustomization controller unpacks source artifacts (one directory per digest). */
+  artifactCacheDir: string;
   /** Another fresh namespace with its own GitRepository "platform" on the same repository (a tenant's). */
   addNamespace(prefix: string): Promise<KustomizationsIn>;
   stop(): Promise<void>;
@@ -74,12 +77,13 @@ export async function startKustomizeHarness(
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
+  const artifactCacheDir = mkdtempSync(join(tmpdir(), "flotilla-sources-"));
   // The two controllers as the manager sets them up, with Flux's flags as the test file asks.
   const deps = {
     cluster: mgmt,
     storage,
     events: new EventRecorder(mgmt.client, "kustomize-controller", log),
-    sources: new SourceFetcher(mgmt.client, mkdtempSync(join(tmpdir(), "flotilla-sources-"))),
+    sources: new SourceFetcher(mgmt.client, artifactCacheDir),
     flags: { requeueDependencyMs: 1000, ...flags },
   };
   const setups: ControllerSetup<typeof deps>[] = [gitRepositoryController, kustomizationController];
@@ -154,6 +158,7 @@ export async function startKustomizeHarness(
     ...view(ns),
     mgmt,
     repo,
+    artifactCacheDir,
     async addNamespace(prefix) {
       const extra = await testNamespace(mgmt.client, prefix);
       namespaces.push(extra);
