@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -221,5 +222,19 @@ describe("refusing hostile archives before writing anything", () => {
     await expect(extractTarball(Buffer.from("not an archive"), out())).rejects.toThrow(/not valid gzip/);
     const cut = gzipSync(Buffer.concat([rawHeader({ name: "a" }, 2000), Buffer.alloc(100, 1)]));
     await expect(extractTarball(cut, out())).rejects.toThrow(/truncated/);
+  });
+});
+
+describe("reading archives other tools made", () => {
+  it.each(["gnu", "pax", "ustar"])("unpacks a %s tar with a path longer than 100 bytes", async (format) => {
+    const src = join(work, "src");
+    const long = `${"d".repeat(60)}/${"e".repeat(60)}/file-with-a-long-name.yaml`;
+    mkdirSync(join(src, long, ".."), { recursive: true });
+    writeFileSync(join(src, long), "long: true\n");
+    const archive = join(work, "a.tar.gz");
+    execFileSync("tar", [`--format=${format}`, "-czf", archive, "-C", src, "."]);
+    const out = join(work, "out");
+    await extractTarball(readFileSync(archive), out);
+    expect(readFileSync(join(out, long), "utf8")).toBe("long: true\n");
   });
 });

@@ -40,10 +40,17 @@ function numeric(h: Buffer, start: number, len: number): number {
   return parseInt(s || "0", 8);
 }
 
+/** The header's checksum, unsigned as POSIX says or signed as some old tars wrote it. */
 function checksumOk(h: Buffer): boolean {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i]!;
-  return numeric(h, 148, 8) === sum;
+  let unsigned = 0;
+  let signed = 0;
+  for (let i = 0; i < BLOCK; i++) {
+    const b = i >= 148 && i < 156 ? 0x20 : h[i]!;
+    unsigned += b;
+    signed += b > 127 ? b - 256 : b;
+  }
+  const stored = numeric(h, 148, 8);
+  return stored === unsigned || stored === signed;
 }
 
 /** pax extended header records: "<len> <key>=<value>\n". */
