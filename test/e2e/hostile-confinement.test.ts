@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { Condition } from "../../src/api/meta/conditions.js";
-import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { pathOf } from "../../src/api/paths.js";
 import type { GitRepository } from "../../src/api/source/git-repository.js";
 import { eventually } from "../support/fleet-context.js";
@@ -35,29 +34,6 @@ let victimDir: string;
 const gitRepoPath = (ns: string, name?: string) => pathOf(SERVED_KINDS.GitRepository, ns, name);
 const readyOf = (o: { status?: { conditions?: Condition[] } }) => o.status?.conditions?.find((c) => c.type === "Ready");
 
-async function createSource(ns: string, name: string, url: string, extra: Record<string, unknown> = {}) {
-  await h.mgmt.client.create(gitRepoPath(ns), {
-    apiVersion: "source.toolkit.fluxcd.io/v1",
-    kind: "GitRepository",
-    metadata: { name, namespace: ns },
-    spec: { url, interval: "10m", ref: { branch: "main" }, ...extra },
-  });
-}
-
-/** Asks for a reconcile of a GitRepository and returns its Ready condition once that reconcile is handled. */
-async function reconcileSource(ns: string, name: string): Promise<Condition> {
-  const at = new Date().toISOString();
-  await h.mgmt.client.patch(gitRepoPath(ns, name), "merge", {
-    metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
-  });
-  return eventually(`GitRepository ${ns}/${name} reconciled at ${at}`, async () => {
-    const o = await h.mgmt.client.get<GitRepository & { status?: { lastHandledReconcileAt?: string } }>(
-      gitRepoPath(ns, name),
-    );
-    return o.status?.lastHandledReconcileAt === at ? readyOf(o) : undefined;
-  });
-}
-
 /** Everything the attacker can read about its own objects: their status and the events in its namespace. */
 async function attackerView(name: string): Promise<string> {
   const events = await h.mgmt.client.get<{ items: unknown[] }>(`/api/v1/namespaces/${h.ns}/events`);
@@ -81,7 +57,7 @@ beforeAll(async () => {
     },
     "victim's app",
   );
-  await createSource(victim.ns, "victim-src", victimRepo.url);
+  await h.createGitRepository(victim.ns, "victim-src", victimRepo.url);
   await victim.createKs("app", {
     sourceRef: { kind: "GitRepository", name: "victim-src" },
     path: "./app",
@@ -133,10 +109,10 @@ describe("a tenant cannot read another tenant's artifact", () => {
   it("by an include written through a symlink into the other artifact: refused, the other artifact untouched", async () => {
     const smuggler = await git.createRepo("smuggler");
     await smuggler.commit({ drop: { symlink: victimDir }, "README.md": "x\n" }, "a link to the victim's artifact");
-    await createSource(h.ns, "smuggler", smuggler.url, {
+    await h.createGitRepository(h.ns, "smuggler", smuggler.url, {
       include: [{ repository: { name: "platform" }, toPath: "drop" }],
     });
-    const ready = await reconcileSource(h.ns, "smuggler");
+    const ready = await h.reconcileGitRepository(h.ns, "smuggler");
     expect(ready).toMatchObject({ status: "False", reason: "IllegalPath" });
     expect(ready.message).toBe("path calculation for include 'platform' failed: 'drop' is outside the artifact");
     expect(readdirSync(victimDir)).toEqual(["app"]);
@@ -157,7 +133,7 @@ describe("artifact limits (lowered for the test: 20 files, 32 KiB)", () => {
   beforeAll(async () => {
     repo = await git.createRepo("limits");
     await repo.commit({ "app/cm.yaml": configMap("limits-cm", undefined, { v: "1" }) }, "within the limits");
-    await createSource(h.ns, "limits", repo.url);
+    await h.createGitRepository(h.ns, "limits", repo.url);
     await h.createKs("limits", {
       sourceRef: { kind: "GitRepository", name: "limits" },
       path: "./app",
@@ -172,7 +148,7 @@ describe("artifact limits (lowered for the test: 20 files, 32 KiB)", () => {
       { ...many, "app/cm.yaml": configMap("limits-cm", undefined, { v: "2" }) },
       "too many files",
     );
-    const ready = await reconcileSource(h.ns, "limits");
+    const ready = await h.reconcileGitRepository(h.ns, "limits");
     expect(ready).toMatchObject({ status: "False", reason: "ArchiveOperationFailed" });
     expect(ready.message).toBe(
       `refused to archive: the repository at revision 'main@sha1:${sha}' holds more than 20 files, the limit set by --artifact-max-files; ` +
@@ -189,7 +165,7 @@ describe("artifact limits (lowered for the test: 20 files, 32 KiB)", () => {
       { ...removeMany, "big.bin": "x".repeat(40 * 1024), "app/cm.yaml": configMap("limits-cm", undefined, { v: "3" }) },
       "one big file",
     );
-    const ready = await reconcileSource(h.ns, "limits");
+    const ready = await h.reconcileGitRepository(h.ns, "limits");
     expect(ready).toMatchObject({ status: "False", reason: "ArchiveOperationFailed" });
     expect(ready.message).toContain(
       `the repository at revision 'main@sha1:${sha}': file 'big.bin' alone is larger than 32 KiB unpacked, the limit set by --artifact-max-size`,
@@ -203,7 +179,7 @@ describe("artifact limits (lowered for the test: 20 files, 32 KiB)", () => {
       { "big.bin": null, "app/cm.yaml": configMap("limits-cm", undefined, { v: "4" }) },
       "back within the limits",
     );
-    expect(await reconcileSource(h.ns, "limits")).toMatchObject({ status: "True" });
+    expect(await h.reconcileGitRepository(h.ns, "limits")).toMatchObject({ status: "True" });
     await h.reconcileNow("limits");
     await eventually("the new revision applied", async () => (await appliedData())?.v === "4");
     expect((await h.getKs("limits")).status?.lastAppliedRevision).toBe(`main@sha1:${sha}`);
@@ -216,7 +192,7 @@ describe("the other tenant", () => {
       { "app/cm.yaml": configMap("victim-data", undefined, { token: SECRET, v: "2" }) },
       "victim moves on",
     );
-    expect(await reconcileSource(victim.ns, "victim-src")).toMatchObject({ status: "True" });
+    expect(await h.reconcileGitRepository(victim.ns, "victim-src")).toMatchObject({ status: "True" });
     await eventually("the victim's Kustomization at its new commit", async () => {
       const ks = await victim.getKs("app");
       return readyOf(ks)?.status === "True" && ks.status?.lastAppliedRevision === `main@sha1:${sha}`;
