@@ -28,7 +28,9 @@ export async function fetchSource(
     if (err instanceof SourceNotFoundError || err instanceof ArtifactNotReadyError)
       throw new ReconcileFailure("ArtifactFailed", err.message, { retryAfterMs: refs.waitMs });
     // An archive that is unsafe or over the limits stays so: the next revision may fix it, a retry won't.
-    if (err instanceof UnsafeArchiveError || err instanceof ArtifactLimitError)
+    // (A limit error names the artifact already; an unsafe entry does not.)
+    if (err instanceof ArtifactLimitError) throw new ReconcileFailure("ArtifactFailed", err.message);
+    if (err instanceof UnsafeArchiveError)
       throw new ReconcileFailure(
         "ArtifactFailed",
         `refused the artifact of ${ref.kind}/${sourceNs}/${ref.name}: ${err.message}`,
