@@ -22,6 +22,27 @@ export function positiveFlag(flag: string, value: string): number {
   return n;
 }
 
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+};
+
+/** A size in bytes written as a Kubernetes quantity ("1Gi", "500M", "1048576"), or a UsageError naming the flag. */
+export function sizeFlag(flag: string, value: string): number {
+  const m = /^\s*(\d+)(Ki|Mi|Gi|Ti|k|M|G|T)?\s*$/.exec(value);
+  const n = m ? Number(m[1]) * SIZE_UNITS[m[2] ?? ""]! : NaN;
+  if (!m || !(n > 0) || !Number.isSafeInteger(n))
+    throw new UsageError(`${flag} must be a positive size in bytes, e.g. 1073741824, 512Mi or 1Gi; got "${value}"`);
+  return n;
+}
+
 /** A duration flag ("30s", "1m30s"), or a UsageError naming the flag. */
 export function durationFlag(flag: string, value: string): number {
   try {

@@ -16,6 +16,7 @@ import { controllerMetrics } from "../runtime/metrics.js";
 import { startProbesServer } from "../runtime/probes-server.js";
 import { startArtifactServer } from "../sources/artifact/server.js";
 import { Storage } from "../sources/artifact/storage.js";
+import type { ArtifactLimits } from "../sources/artifact/limits.js";
 import { SourceFetcher } from "../sources/consumer.js";
 import { gitRepositoryController } from "./gitrepository/setup.js";
 import { helmChartController } from "./helmchart/setup.js";
@@ -48,6 +49,8 @@ export interface ManagerOptions {
   requeueDependencyMs: number;
   /** Flux's StrictPostBuildSubstitutions feature gate. */
   strictSubstitutions?: boolean;
+  /** --artifact-max-size, --artifact-max-files (defaults: 1 GiB, 100000). */
+  artifactLimits?: ArtifactLimits;
   /** Install the CRDs first (convenient for the local fleet; `flotilla install` is the normal way). */
   installCrds: boolean;
   log: Logger;
@@ -103,6 +106,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         defaultServiceAccount: o.defaultServiceAccount,
         requeueDependencyMs: o.requeueDependencyMs,
         strictSubstitutions: o.strictSubstitutions ?? true,
+        artifactLimits: o.artifactLimits,
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };

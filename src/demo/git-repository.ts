@@ -93,7 +93,8 @@ export function repoName(name: string): string {
 }
 
 /** File path → content; null deletes the file, `{ gitlink }` records a submodule commit. */
-export type CommitFiles = Record<string, string | null | { gitlink: string }>;
+/** path → content; null deletes; `{ gitlink }` is a submodule, `{ symlink }` a symbolic link to that target. */
+export type CommitFiles = Record<string, string | null | { gitlink: string } | { symlink: string }>;
 
 export interface CommitOptions {
   /** Commit to move (compare-and-swap); undefined when the ref does not exist yet. */
@@ -124,6 +125,9 @@ export async function commitFiles(
       const p = file.replace(/^\/+/, "");
       if (content === null) {
         lines.push(`0 ${"0".repeat(40)}\t${p}`);
+      } else if (typeof content === "object" && "symlink" in content) {
+        const blob = await g(["hash-object", "-w", "--stdin"], { input: content.symlink });
+        lines.push(`120000 ${blob}\t${p}`);
       } else if (typeof content === "object") {
         lines.push(`160000 ${content.gitlink}\t${p}`);
       } else {

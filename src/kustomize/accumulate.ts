@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { generateKustomization } from "./generate-kustomization.js";
 import { KustomizeError } from "./errors.js";
 import { findKustomizationFile, type KustomizationFile, parseKustomization } from "./kustomization-file.js";
-import type { Loader } from "./loader.js";
+import { confinedPath, type Loader } from "./loader.js";
 import type { Resource } from "./resource.js";
 import { ResMap, resourcesFromDocuments } from "./res-map.js";
 import { referralsFromCrdFile } from "./crds.js";
@@ -26,6 +26,8 @@ export interface BuildContext {
   topKustomization?: KustomizationFile;
   /** helmCharts are rendered only when set (kustomize's --enable-helm). */
   helm?: HelmOptions;
+  /** The artifact root (a real path) every file must resolve inside, when the build is confined. */
+  confineTo?: string;
 }
 
 function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
@@ -47,7 +49,7 @@ export function loadKustomization(
     return {
       file: join(dir, "kustomization.yaml"),
       display: "(generated kustomization)",
-      k: generateKustomization(dir),
+      k: generateKustomization(dir, ctx.confineTo),
     };
   }
   if (!file) {
@@ -56,6 +58,8 @@ export function loadKustomization(
     );
   }
   const display = relative(ctx.top, file) || file;
+  // A kustomization file that is a link out of the artifact is refused before it is read.
+  if (ctx.confineTo) confinedPath(file, ctx.confineTo, `kustomization file ${display}`);
   return {
     file,
     display,

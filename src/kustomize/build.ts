@@ -1,5 +1,6 @@
 // `kustomize build DIR`, natively: accumulate, then — once, at the top — add content-hash suffixes
 // to generated names, rewrite references to renamed objects, sort, and print as kustomize prints.
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { accumulate, type BuildContext, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
@@ -27,6 +28,11 @@ export interface BuildOptions {
   helmEnv?: Record<string, string>;
   /** Let helm pull charts that are not vendored under chartHome (network); off by default. */
   helmAllowPull?: boolean;
+  /**
+   * The source artifact's root: every file and directory the build reads must resolve (links
+   * followed) inside it, as Flux builds; the controller sets it. Unset (the CLI), kustomize's rules.
+   */
+  confineTo?: string;
 }
 
 function addHashes(resources: Resource[]): void {
@@ -43,10 +49,11 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
     top,
     generateMissing: options.generateKustomization,
     topKustomization: options.kustomization,
+    confineTo: options.confineTo && realpathSync.native(options.confineTo),
   };
   if (options.enableHelm)
     ctx.helm = { command: options.helmCommand || undefined, allowPull: options.helmAllowPull, env: options.helmEnv };
-  const resmap = accumulate(new Loader(top), ctx);
+  const resmap = accumulate(new Loader(top, undefined, ctx.confineTo), ctx);
   addHashes(resmap.list);
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
   // sortOptions is honoured in the root kustomization only.

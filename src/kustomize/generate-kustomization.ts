@@ -2,6 +2,7 @@
 // as if a kustomization listed them — directories with their own kustomization are taken whole.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { confinedRealpath } from "../util/confined-path.js";
 import { findKustomizationFile, type KustomizationFile } from "./kustomization-file.js";
 import { parseYamlDocuments } from "./yaml/parse.js";
 
@@ -24,12 +25,20 @@ function isManifest(path: string): boolean {
   }
 }
 
-export function generateKustomization(root: string): KustomizationFile {
+/**
+ * The kustomization of a plain directory. Confined to `confineTo`, a link leading out of it is listed
+ * unread, so that the build refuses it by name instead of reading it here or skipping it silently.
+ */
+export function generateKustomization(root: string, confineTo?: string): KustomizationFile {
   const resources: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.name.startsWith(".")) continue;
       const full = join(dir, entry.name);
+      if (confineTo && entry.isSymbolicLink() && "outside" in confinedRealpath(full, confineTo)) {
+        resources.push(relative(root, full));
+        continue;
+      }
       if (entry.isDirectory()) {
         if (findKustomizationFile(full)) resources.push(relative(root, full));
         else walk(full);

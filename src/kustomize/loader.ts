@@ -1,8 +1,12 @@
-// File access for a build, with kustomize's load restriction: a kustomization may read only files
-// under its own root (LoadRestrictionsRootOnly), and remote bases are always refused — Flux's
-// --no-remote-bases is flotilla's only mode: a build reads what its source artifact holds, nothing else.
+// File access for a build. Without confinement (`flotilla kustomize build DIR`), kustomize's load
+// restriction: a kustomization reads files only under its own root (LoadRestrictionsRootOnly) while
+// its bases may be any local directory. Confined to an artifact root (the controller), Flux's: every
+// file and directory, links resolved, must lie inside that root — and files may come from anywhere
+// in it (Flux builds with LoadRestrictionsNone on a file system closed at the artifact root).
+// Remote bases are always refused: a build reads what its source artifact holds, nothing else.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { confinedRealpath, isInside } from "../util/confined-path.js";
 import { KustomizeError, LoadRestrictionError } from "./errors.js";
 
 // The libc realpath: one system call, where the JavaScript one lstat()s every path component.
@@ -10,13 +14,38 @@ const realpath = (p: string) => realpathSync.native(p);
 
 const REMOTE = /^(https?:\/\/|git@|ssh:\/\/|github\.com\/|gitlab\.com\/|bitbucket\.org\/)/;
 
+/**
+ * `full`, links resolved, when it lies inside the artifact `root`; otherwise a LoadRestrictionError
+ * naming `what` (decided without looking outside: a refusal tells nothing about what is there).
+ */
+export function confinedPath(full: string, root: string, what: string): string {
+  const found = confinedRealpath(full, root);
+  if ("real" in found) return found.real;
+  if ("missing" in found) throw new KustomizeError(`${what}: no such file or directory (looked for ${full})`);
+  throw new LoadRestrictionError(
+    `${what} leads outside the source artifact: security; file '${found.outside}' is not in or below '${root}'; ` +
+      `a build reads only its own artifact: keep the files in the repository and refer to them by a path inside it`,
+  );
+}
+
 export class Loader {
   readonly root: string;
   /** The loader of the kustomization that refers to this one, for cycle detection. */
   private readonly referrer?: Loader;
-  constructor(root: string, referrer?: Loader) {
+  /** The artifact root every path must resolve inside (a real path), when the build is confined. */
+  readonly confineTo?: string;
+  constructor(root: string, referrer?: Loader, confineTo?: string) {
     this.root = realpath(root);
     this.referrer = referrer;
+    this.confineTo = confineTo && (referrer ? confineTo : realpath(confineTo));
+    if (this.confineTo && !isInside(this.root, this.confineTo))
+      throw new LoadRestrictionError(
+        `security; kustomization directory '${this.root}' is not in or below the source artifact '${this.confineTo}'`,
+      );
+  }
+
+  confined(full: string, field: string, kustomizationFile: string, entry: string): string {
+    return confinedPath(full, this.confineTo!, `${kustomizationFile}: ${field} entry "${entry}"`);
   }
 
   /** Resolves `path` relative to the root, refusing remote locations and files outside the root. */
@@ -27,6 +56,7 @@ export class Loader {
       );
     }
     const full = resolve(this.root, path);
+    if (this.confineTo) return this.confined(full, field, kustomizationFile, path);
     let real: string;
     try {
       real = realpath(full);
@@ -44,6 +74,11 @@ export class Loader {
       );
     }
     return real;
+  }
+
+  /** The root files must lie under: the artifact when confined, else this kustomization's (kustomize's rule). */
+  get filesRoot(): string {
+    return this.confineTo ?? this.root;
   }
 
   isDirectory(path: string): boolean {
@@ -70,7 +105,7 @@ export class Loader {
         `${referredBy} leads back to a kustomization already being built: cycle detected: candidate root '${candidate}' contains visited root '${visited}'`,
       );
     }
-    return new Loader(candidate, this);
+    return new Loader(candidate, this, this.confineTo);
   }
 
   /**

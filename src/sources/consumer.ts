@@ -14,6 +14,7 @@ import type { KubeObject } from "../api/meta/object.js";
 import type { Artifact } from "../api/meta/artifact.js";
 import { ArtifactDownloadError } from "./artifact/errors.js";
 import { extractTarball } from "./artifact/extract.js";
+import { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS, tooLarge } from "./artifact/limits.js";
 import { fetchArtifact } from "./artifact/fetch.js";
 
 export interface SourceRef {
@@ -86,8 +87,12 @@ export class SourceFetcher {
     return obj.status.artifact;
   }
 
-  /** The artifact unpacked into a directory named after its digest. */
-  async fetch(ref: SourceRef, defaultNamespace: string): Promise<FetchedSource> {
+  /** The artifact unpacked into a directory named after its digest, refused over `limits`. */
+  async fetch(
+    ref: SourceRef,
+    defaultNamespace: string,
+    limits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
+  ): Promise<FetchedSource> {
     if (!this.cacheDir) throw new Error("SourceFetcher.fetch needs a cache directory");
     const artifact = await this.artifactOf(ref, defaultNamespace);
     const dir = join(this.cacheDir, artifact.digest.replace(/[^a-z0-9]/gi, "-"));
@@ -99,7 +104,9 @@ export class SourceFetcher {
     const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
     mkdirSync(tmp, { recursive: true });
     try {
-      if (artifact.path.endsWith(".tar.gz")) extractTarball(data, tmp);
+      const what = `the artifact of ${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`;
+      if (artifact.path.endsWith(".tar.gz")) await extractTarball(data, tmp, { limits, what });
+      else if (data.length > limits.maxSize) throw tooLarge(limits, what);
       else writeFileSync(join(tmp, artifact.path.split("/").pop()!), data);
     } catch (err) {
       rmSync(tmp, { recursive: true, force: true });

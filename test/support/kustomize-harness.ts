@@ -22,6 +22,7 @@ import { SourceFetcher } from "../../src/sources/consumer.js";
 import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
+import type { CommitFiles } from "../../src/demo/git-repository.js";
 
 const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
 
@@ -49,9 +50,15 @@ export interface KustomizeHarness extends KustomizationsIn {
   mgmt: Cluster;
   repo: GitRepoHandle;
   /** Commits to the platform repository and waits until the GitRepository has that commit. */
-  commit(files: Record<string, string | null>, message: string): Promise<void>;
+  commit(files: CommitFiles, message: string): Promise<void>;
   /** Copies a plane's Kamaji-style admin kubeconfig Secret into the test namespace. */
   copyAdminKubeconfig(tenant: string): Promise<string>;
+  /** Where the Kustomization controller unpacks source artifacts (one directory per digest). */
+  artifactCacheDir: string;
+  /** A GitRepository on branch main of `url` (interval 10m), with more spec fields as given. */
+  createGitRepository(ns: string, name: string, url: string, spec?: Record<string, unknown>): Promise<void>;
+  /** Requests a reconcile of a GitRepository; returns its Ready condition once that request is handled. */
+  reconcileGitRepository(ns: string, name: string): Promise<Condition>;
   /** Another fresh namespace with its own GitRepository "platform" on the same repository (a tenant's). */
   addNamespace(prefix: string): Promise<KustomizationsIn>;
   stop(): Promise<void>;
@@ -74,24 +81,29 @@ export async function startKustomizeHarness(
   const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
+  const artifactCacheDir = mkdtempSync(join(tmpdir(), "flotilla-sources-"));
   // The two controllers as the manager sets them up, with Flux's flags as the test file asks.
   const deps = {
     cluster: mgmt,
     storage,
     events: new EventRecorder(mgmt.client, "kustomize-controller", log),
-    sources: new SourceFetcher(mgmt.client, mkdtempSync(join(tmpdir(), "flotilla-sources-"))),
+    sources: new SourceFetcher(mgmt.client, artifactCacheDir),
     flags: { requeueDependencyMs: 1000, ...flags },
   };
   const setups: ControllerSetup<typeof deps>[] = [gitRepositoryController, kustomizationController];
   const controllers = setups.map((setup) => createController(setup, deps, { cluster: mgmt, log, concurrency: 4 }));
   for (const c of controllers) await c.start();
-  const createSource = (namespace: string) =>
-    mgmt.client.create(`/apis/${G.source}/v1/namespaces/${namespace}/gitrepositories`, {
+  const gitRepoPath = (namespace: string, name = "") =>
+    `/apis/${G.source}/v1/namespaces/${namespace}/gitrepositories${name && `/${name}`}`;
+  const createGitRepository = async (namespace: string, name: string, url: string, spec = {}) => {
+    await mgmt.client.create(gitRepoPath(namespace), {
       apiVersion: `${G.source}/v1`,
       kind: "GitRepository",
-      metadata: { name: "platform", namespace },
-      spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
+      metadata: { name, namespace },
+      spec: { url, interval: "10m", ref: { branch: "main" }, ...spec },
     });
+  };
+  const createSource = (namespace: string) => createGitRepository(namespace, "platform", repo.url);
   const sourcePath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/platform`;
   await createSource(ns);
   const namespaces = [ns];
@@ -154,6 +166,22 @@ export async function startKustomizeHarness(
     ...view(ns),
     mgmt,
     repo,
+    artifactCacheDir,
+    createGitRepository,
+    async reconcileGitRepository(namespace, name) {
+      const at = new Date().toISOString();
+      await mgmt.client.patch(gitRepoPath(namespace, name), "merge", {
+        metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+      });
+      return eventually(`GitRepository ${namespace}/${name} reconciled at ${at}`, async () => {
+        const o = await mgmt.client.get<
+          KubeObject & { status?: { lastHandledReconcileAt?: string; conditions?: Condition[] } }
+        >(gitRepoPath(namespace, name));
+        return o.status?.lastHandledReconcileAt === at
+          ? o.status.conditions?.find((c) => c.type === "Ready")
+          : undefined;
+      });
+    },
     async addNamespace(prefix) {
       const extra = await testNamespace(mgmt.client, prefix);
       namespaces.push(extra);

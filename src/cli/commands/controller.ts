@@ -7,7 +7,7 @@ import { startManager } from "../../controllers/manager.js";
 import { createLogger, type Level } from "../../runtime/logger.js";
 import { KubeconfigError } from "../../kube/errors.js";
 import { UsageError } from "../errors.js";
-import { durationFlag, goBoolOption, intFlag, positiveFlag } from "../flags.js";
+import { durationFlag, goBoolOption, intFlag, positiveFlag, sizeFlag } from "../flags.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
 function address(flag: string, value: string): { host: string; port: number } {
@@ -53,6 +53,16 @@ export function controllerCommand(): Command {
     .option("--storage-addr <addr>", "artifact server listen address", ":9090")
     .option("--storage-adv-addr <url>", "artifact server address advertised to consumers (http://host:port)")
     .option("--health-addr <addr>", "/healthz, /readyz and /metrics listen address", ":9440")
+    .option(
+      "--artifact-max-size <size>",
+      "largest artifact, unpacked (all files together; 1Gi, 512Mi or bytes): a bigger repository is refused when archived, a bigger archive when unpacked",
+      "1Gi",
+    )
+    .option(
+      "--artifact-max-files <n>",
+      "most files an artifact may hold: a repository with more is refused when archived, an archive with more when unpacked",
+      "100000",
+    )
     .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
     .option(
       "--feature-gates <gates>",
@@ -77,6 +87,10 @@ export function controllerCommand(): Command {
         renewDeadlineMs: durationFlag("--leader-election-renew-deadline", opts.leaderElectionRenewDeadline),
         retryPeriodMs: durationFlag("--leader-election-retry-period", opts.leaderElectionRetryPeriod),
         requeueDependencyMs: durationFlag("--requeue-dependency", opts.requeueDependency),
+        artifactLimits: {
+          maxSize: sizeFlag("--artifact-max-size", opts.artifactMaxSize),
+          maxFiles: intFlag("--artifact-max-files", opts.artifactMaxFiles, 1),
+        },
       };
       let endpoint;
       if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG);
@@ -104,6 +118,7 @@ export function controllerCommand(): Command {
         healthPort: health.port,
         requeueDependencyMs: flags.requeueDependencyMs,
         strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
+        artifactLimits: flags.artifactLimits,
         installCrds: opts.installCrds,
         log,
       });

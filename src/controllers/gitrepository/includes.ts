@@ -3,7 +3,9 @@
 // checkout — a missing one is IncludeUnavailable, and we wait for it instead of backing off — and read
 // from our own storage (or another replica's artifact server), digest-checked. An included repository's new artifact re-queues its includers
 // at once (the watch below), except along an include cycle, which stays interval-driven.
+import { realpathSync } from "node:fs";
 import { join, normalize, sep } from "node:path";
+import { confinedRealpath } from "../../util/confined-path.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import { pathOf } from "../../api/paths.js";
 import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
@@ -12,11 +14,11 @@ import { NotFoundError } from "../../kube/errors.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { Watch } from "../../runtime/controller.js";
 import { ArtifactError } from "../../sources/artifact/errors.js";
-import { extractTarball } from "../../sources/artifact/extract.js";
+import { type ExtractedEntry, extractTarball } from "../../sources/artifact/extract.js";
+import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { Artifact } from "../../api/meta/artifact.js";
-import type { TarEntry } from "../../sources/artifact/tarball.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 export type Include = NonNullable<GitRepository["spec"]["include"]>[number];
@@ -59,11 +61,18 @@ export async function copyIncludes(
   includes: Include[],
   artifacts: Artifact[],
   dir: string,
+  limits: ArtifactLimits,
 ): Promise<void> {
   for (const [i, incl] of includes.entries()) {
     const name = incl.repository.name;
     const to = normalize(join(dir, toPathOf(incl)));
-    if (to !== dir && !to.startsWith(dir + sep))
+    // Links resolved: the checkout may hold a link (toPath 'vendor' -> another tenant's directory),
+    // and the files must land in this artifact, not where the link leads.
+    const realDir = realpathSync.native(dir);
+    if (
+      (to !== dir && !to.startsWith(dir + sep)) ||
+      "outside" in confinedRealpath(join(realDir, to.slice(dir.length)), realDir)
+    )
       throw new ReconcileFailure(
         "IllegalPath",
         `path calculation for include '${name}' failed: '${incl.toPath}' is outside the artifact`,
@@ -77,14 +86,16 @@ export async function copyIncludes(
       );
     const from = clean(incl.fromPath);
     // Files only (directories come with them), re-rooted at fromPath; a file named by fromPath keeps its name.
-    const place = (e: TarEntry) => {
+    const place = (e: ExtractedEntry) => {
       if (e.type !== "file" || (from && e.path !== from && !e.path.startsWith(`${from}/`))) return undefined;
       const rel = from ? e.path.slice(from.length).replace(/^\//, "") : e.path;
       return rel || e.path.split("/").pop()!;
     };
     let copied;
     try {
-      copied = extractTarball(await fetchArtifact(artifacts[i]!, { storage }), to, place).length;
+      const what = `the artifact of included GitRepository '${name}'`;
+      copied = (await extractTarball(await fetchArtifact(artifacts[i]!, { storage }), to, { place, limits, what }))
+        .length;
     } catch (err) {
       if (err instanceof ArtifactError) throw fail(err.message);
       throw err;

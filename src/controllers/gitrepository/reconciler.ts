@@ -16,6 +16,8 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { Artifact } from "../../api/meta/artifact.js";
 import { createTarball } from "../../sources/artifact/tarball.js";
+import { ArtifactLimitError } from "../../sources/artifact/errors.js";
+import { type ArtifactLimits, checkArtifactFiles, DEFAULT_ARTIFACT_LIMITS } from "../../sources/artifact/limits.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseDuration } from "../../util/duration.js";
@@ -33,6 +35,8 @@ import { makeWorkDir } from "../../util/work-dir.js";
 export interface GitRepositoryReconcilerOptions {
   /** Flux's --requeue-dependency: how soon to look again for an include without an artifact. */
   requeueDependencyMs?: number;
+  /** --artifact-max-size and --artifact-max-files: a checkout over them is refused, not archived. */
+  artifactLimits?: ArtifactLimits;
 }
 
 interface Built {
@@ -50,6 +54,21 @@ const newArtifactEvent = (built: Built) => ({
     [`${SOURCE_GROUP}/digest`]: built.artifact!.digest,
   },
 });
+
+/**
+ * Refuses to archive a checkout over the limits: every consumer would refuse to unpack it, so the
+ * repository's owner reads why on the GitRepository, and no artifact of that size is ever stored.
+ */
+function checkLimits(dir: string, files: string[], limits: ArtifactLimits, revision: string): void {
+  try {
+    checkArtifactFiles(dir, files, limits, `the repository at revision '${revision}'`);
+  } catch (err) {
+    if (!(err instanceof ArtifactLimitError)) throw err;
+    throw new ReconcileFailure("ArchiveOperationFailed", `refused to archive: ${err.message}`, {
+      condition: "StorageOperationFailed",
+    });
+  }
+}
 
 export class GitRepositoryReconciler implements Reconciler {
   private readonly objects: SourceObjects<GitRepository>;
@@ -150,8 +169,11 @@ export class GitRepositoryReconciler implements Reconciler {
       }
       const verified = await verifyCheckout(this.cluster.client, obj, remote, checkoutDir, resolved, commit);
       const revision = resolved.revision.replace(/sha1:[0-9a-f]+$/, `sha1:${commit}`);
-      await copyIncludes(this.storage, obj.spec.include ?? [], includes, checkoutDir);
-      const tarball = createTarball(checkoutDir, listArtifactFiles(checkoutDir, obj.spec.ignore));
+      const limits = this.options.artifactLimits ?? DEFAULT_ARTIFACT_LIMITS;
+      await copyIncludes(this.storage, obj.spec.include ?? [], includes, checkoutDir, limits);
+      const files = listArtifactFiles(checkoutDir, obj.spec.ignore);
+      checkLimits(checkoutDir, files, limits, revision);
+      const tarball = createTarball(checkoutDir, files);
       const relPath = `${this.storage.objectDir("GitRepository", obj.metadata.namespace!, obj.metadata.name)}/${commit}.tar.gz`;
       return { artifact: this.storage.store(relPath, tarball, revision), includes, subject, verified };
     } finally {

@@ -13,5 +13,8 @@ export const gitRepositoryController: ControllerSetup<
   watches: [includeWatch()],
   indexes: { [INCLUDE_INDEX]: includeIndex },
   reconciler: ({ cluster, storage, events, flags }) =>
-    new GitRepositoryReconciler(cluster, storage, events, { requeueDependencyMs: flags.requeueDependencyMs }),
+    new GitRepositoryReconciler(cluster, storage, events, {
+      requeueDependencyMs: flags.requeueDependencyMs,
+      artifactLimits: flags.artifactLimits,
+    }),
 };

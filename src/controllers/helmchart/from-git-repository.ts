@@ -3,12 +3,14 @@
 // commit's first 12 hex digits with reconcileStrategy Revision, and the object's generation when
 // valuesFiles (relative to the artifact's root) are merged into values.yaml. An artifact with the
 // same name and version is kept unless the spec changed (Flux's cached build).
-import { rmSync, statSync } from "node:fs";
+import { realpathSync, rmSync, statSync } from "node:fs";
+import { confinedRealpath } from "../../util/confined-path.js";
 import { join, normalize, sep } from "node:path";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { ArtifactError, UnsafeArchiveError } from "../../sources/artifact/errors.js";
+import { ArtifactError, ArtifactLimitError, UnsafeArchiveError } from "../../sources/artifact/errors.js";
+import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import { extractTarball } from "../../sources/artifact/extract.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Storage } from "../../sources/artifact/storage.js";
@@ -24,11 +26,12 @@ import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
 /** The Git artifact unpacked into `root` (a private copy: the chart is packaged in place). */
-async function unpackSource(storage: Storage, source: Artifact, root: string): Promise<void> {
+async function unpackSource(storage: Storage, source: Artifact, root: string, limits: ArtifactLimits, what: string) {
   try {
-    extractTarball(await fetchArtifact(source, { storage }), root);
+    await extractTarball(await fetchArtifact(source, { storage }), root, { limits, what });
   } catch (err) {
-    if (err instanceof UnsafeArchiveError) throw new ReconcileFailure("Failed", `artifact untar error: ${err.message}`);
+    if (err instanceof UnsafeArchiveError || err instanceof ArtifactLimitError)
+      throw new ReconcileFailure("Failed", `artifact untar error: ${err.message}`);
     if (err instanceof ArtifactError) throw new ReconcileFailure("ReadOperationFailed", err.message);
     throw err;
   }
@@ -40,6 +43,7 @@ export async function buildFromGitRepository(
   sources: SourceFetcher,
   chart: HelmChart,
   previous: Artifact | undefined,
+  limits: ArtifactLimits,
 ): Promise<ChartBuild> {
   const ns = chart.metadata.namespace!;
   const name = chart.spec.sourceRef.name;
@@ -57,12 +61,18 @@ export async function buildFromGitRepository(
   const work = makeWorkDir("chart-");
   try {
     const root = join(work, "source");
-    await unpackSource(storage, source, root);
+    await unpackSource(storage, source, root, limits, `the artifact of GitRepository ${ns}/${name}`);
     const chartDir = normalize(join(root, chart.spec.chart));
     let meta;
     try {
       if (!chartDir.startsWith(root + sep) || !statSync(chartDir, { throwIfNoEntry: false })?.isDirectory())
         throw new Error(`path '${chart.spec.chart}' does not exist in the source`);
+      // Links resolved: a chart path that is a link leading out of the artifact is refused, as helm's secure loader does.
+      const realRoot = realpathSync.native(root);
+      if ("outside" in confinedRealpath(join(realRoot, chartDir.slice(root.length)), realRoot))
+        throw new Error(
+          `path '${chart.spec.chart}' leads outside the source artifact; keep the chart in the repository`,
+        );
       meta = readChartMetadata(chartDir);
     } catch (err) {
       throw buildFailure("reference", err);

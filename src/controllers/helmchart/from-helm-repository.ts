@@ -7,7 +7,9 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
+import { ArtifactError } from "../../sources/artifact/errors.js";
 import { extractTarball } from "../../sources/artifact/extract.js";
+import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { Artifact } from "../../api/meta/artifact.js";
@@ -26,9 +28,14 @@ import { repositoryTls } from "../../sources/helm/tls.js";
 const MAX_CHART_BYTES = 10 * 1024 * 1024;
 
 /** Unpacks a chart .tgz into `dir`; returns the chart's root (its single top directory). */
-function unpackChart(data: Buffer, dir: string): string {
-  const [first] = extractTarball(data, dir);
-  return join(dir, first?.path.split("/")[0] ?? "");
+async function unpackChart(data: Buffer, dir: string, limits: ArtifactLimits, what: string): Promise<string> {
+  try {
+    const [first] = await extractTarball(data, dir, { limits, what });
+    return join(dir, first?.path.split("/")[0] ?? "");
+  } catch (err) {
+    if (err instanceof ArtifactError) throw new ReconcileFailure("ChartPullError", `chart untar error: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The repository's index, from its artifact (digest-checked); a failure is a ChartPullError. */
@@ -43,6 +50,7 @@ export async function buildFromHelmRepository(
   sources: SourceFetcher,
   chart: HelmChart,
   previous: Artifact | undefined,
+  limits: ArtifactLimits,
 ): Promise<ChartBuild> {
   const ns = chart.metadata.namespace!;
   let repo: HelmRepository;
@@ -102,7 +110,7 @@ export async function buildFromHelmRepository(
   if (valuesFiles.length) {
     const work = makeWorkDir("chart-");
     try {
-      const root = unpackChart(data, work);
+      const root = await unpackChart(data, work, limits, `chart ${chart.spec.chart}-${entry.version}`);
       let merged;
       try {
         merged = mergeValuesFiles(root, valuesFiles, Boolean(chart.spec.ignoreMissingValuesFiles));

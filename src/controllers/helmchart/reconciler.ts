@@ -9,6 +9,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
+import { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "../../sources/artifact/limits.js";
 import { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
@@ -29,6 +30,8 @@ export class HelmChartReconciler implements Reconciler {
     private readonly cluster: Cluster,
     readonly storage: Storage,
     events: EventRecorder,
+    /** What a Git artifact or a chart may hold, unpacked (--artifact-max-size, --artifact-max-files). */
+    private readonly limits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
   ) {
     this.objects = new SourceObjects(cluster, storage);
     this.sources = new SourceFetcher(cluster.client);
@@ -55,8 +58,8 @@ export class HelmChartReconciler implements Reconciler {
         });
       build =
         kind === "HelmRepository"
-          ? await buildFromHelmRepository(this.cluster, this.storage, this.sources, chart, previous)
-          : await buildFromGitRepository(this.cluster, this.storage, this.sources, chart, previous);
+          ? await buildFromHelmRepository(this.cluster, this.storage, this.sources, chart, previous, this.limits)
+          : await buildFromGitRepository(this.cluster, this.storage, this.sources, chart, previous, this.limits);
     } catch (err) {
       const failure = asFailure(err, (m) => new ReconcileFailure("ChartPullError", m));
       const report = {

@@ -5,12 +5,13 @@ import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
 import { HelmChartReconciler } from "./reconciler.js";
 import { CHART_SOURCE_INDEX, chartSourceIndex, chartSourceWatch } from "./watch.js";
 
-export const helmChartController: ControllerSetup<Pick<ControllerDeps, "cluster" | "storage" | "events">> = {
+export const helmChartController: ControllerSetup<Pick<ControllerDeps, "cluster" | "storage" | "events" | "flags">> = {
   name: "helmchart",
   kind: { group: SOURCE_GROUP, version: "v1", kind: "HelmChart" },
   watches: [chartSourceWatch("GitRepository"), chartSourceWatch("HelmRepository")],
   indexes: { [CHART_SOURCE_INDEX]: chartSourceIndex },
-  reconciler: ({ cluster, storage, events }) => new HelmChartReconciler(cluster, storage, events),
+  reconciler: ({ cluster, storage, events, flags }) =>
+    new HelmChartReconciler(cluster, storage, events, flags.artifactLimits),
   // The chart's sources are read from this controller's own watch caches (it watches both source kinds).
   connect: (controller) =>
     (controller.options.reconciler as HelmChartReconciler).sources.useCache((kind, name, ns) =>

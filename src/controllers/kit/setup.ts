@@ -5,6 +5,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
 import { Controller, type ControllerOptions, type Reconciler, type Watch } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
+import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 
@@ -18,6 +19,8 @@ export interface ControllerFlags {
   requeueDependencyMs?: number;
   /** The StrictPostBuildSubstitutions feature gate. */
   strictSubstitutions?: boolean;
+  /** --artifact-max-size and --artifact-max-files: what an artifact may hold, made or unpacked. */
+  artifactLimits?: ArtifactLimits;
 }
 
 /** What the manager hands every controller; each setup asks for the part it uses. */

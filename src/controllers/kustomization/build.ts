@@ -2,11 +2,14 @@
 // kustomization at spec.path with the spec's fields (or generate one from the plain manifests), build
 // natively, then substitute postBuild variables.
 import { FlotillaError } from "../../util/errors.js";
-import { existsSync, readFileSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { buildResources } from "../../kustomize/build.js";
+import { confinedRealpath } from "../../util/confined-path.js";
+import { LoadRestrictionError } from "../../kustomize/errors.js";
+import { confinedPath } from "../../kustomize/loader.js";
 import { generateKustomization } from "../../kustomize/generate-kustomization.js";
 import {
   findKustomizationFile,
@@ -21,12 +24,16 @@ export class PathNotFoundError extends FlotillaError {
 
 const asPatchText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
-/** The kustomization Flux would generate at `dir` for this spec (kept in memory). */
-export function extendKustomization(dir: string, spec: KustomizationSpec): KustomizationFile {
+/**
+ * The kustomization Flux would generate at `dir` for this spec (kept in memory). `root` is the
+ * artifact the build is confined to: a kustomization file that is a link out of it is refused unread.
+ */
+export function extendKustomization(dir: string, spec: KustomizationSpec, root: string): KustomizationFile {
   const file = findKustomizationFile(dir);
+  if (file) confinedPath(file, root, `kustomization file ${relative(root, file)}`);
   const k: KustomizationFile = file
     ? parseKustomization(readFileSync(file, "utf8"), relative(dir, file))
-    : generateKustomization(dir);
+    : generateKustomization(dir, root);
   if (spec.targetNamespace) k.namespace = spec.targetNamespace;
   if (spec.namePrefix) k.namePrefix = spec.namePrefix + (k.namePrefix ?? "");
   if (spec.nameSuffix) k.nameSuffix = (k.nameSuffix ?? "") + spec.nameSuffix;
@@ -56,14 +63,20 @@ export function buildKustomizationObjects(
   vars: Record<string, string>,
   strict = false,
 ): KubeObject[] {
-  const root = resolve(artifactDir);
+  const root = realpathSync.native(artifactDir);
   const path = spec.path ?? "./";
-  const dir = resolve(root, path);
-  if ((dir !== root && !dir.startsWith(root + sep)) || !existsSync(dir)) {
+  const found = confinedRealpath(resolve(root, path), root);
+  // spec.path is confined like every path of the build: a link out of the artifact is refused.
+  if ("outside" in found)
+    throw new LoadRestrictionError(
+      `spec.path '${path}' leads outside the source artifact: security; file '${found.outside}' is not in or below '${root}'; set spec.path to a directory inside the repository`,
+    );
+  if ("missing" in found) {
     throw new PathNotFoundError(`kustomization path not found: stat ${path}: no such file or directory`);
   }
-  const kustomization = extendKustomization(dir, spec);
-  const objects = buildResources(dir, { kustomization }).map((r) => r.obj as unknown as KubeObject);
+  const dir = found.real;
+  const kustomization = extendKustomization(dir, spec, root);
+  const objects = buildResources(dir, { kustomization, confineTo: root }).map((r) => r.obj as unknown as KubeObject);
   // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux.
   return spec.postBuild ? substituteObjects(objects, vars, strict) : objects;
 }

@@ -10,6 +10,7 @@ import type { KubeObject } from "../../api/meta/object.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
+import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import {
   formatChangeSet,
   hasChanged,
@@ -44,6 +45,8 @@ export interface KustomizationControllerOptions {
   fieldManager?: string;
   /** Flux's StrictPostBuildSubstitutions: an unset `${var}` without default fails the build. */
   strictSubstitutions?: boolean;
+  /** --artifact-max-size and --artifact-max-files: a source artifact over them is not unpacked. */
+  artifactLimits?: ArtifactLimits;
 }
 
 const DELETION_POLICIES = new Set(["MirrorPrune", "Delete", "WaitForTermination", "Orphan"]);
@@ -122,7 +125,7 @@ export class KustomizationReconciler implements Reconciler {
       throw new ReconcileFailure("DecryptionFailed", "SOPS decryption is not supported yet by flotilla", {
         stalled: true,
       });
-    const fetched = await fetchSource(this.sources, ks, refs);
+    const fetched = await fetchSource(this.sources, ks, { ...refs, limits: this.options.artifactLimits });
     attempt.revision = fetched.artifact.revision;
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)
       await this.markProgressing(ks, path, attempt);

@@ -4,13 +4,14 @@
 // transformer leaves them to helm. Off unless the build enables it;
 // a chart that is not vendored under chartHome is pulled only when pulls are enabled too.
 import { existsSync, realpathSync, rmSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { confinedRealpath } from "../../util/confined-path.js";
 import { type ResMap, resourcesFromDocuments } from "../res-map.js";
 import { HelmError, runHelmSync } from "../../binaries/helm/index.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { KustomizeError, LoadRestrictionError } from "../errors.js";
 import type { KustomizationFile } from "../kustomization-file.js";
-import type { Loader } from "../loader.js";
+import { confinedPath, type Loader } from "../loader.js";
 import { type JsonObject, meta } from "../resource.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
 import { checkChart, checkGlobals, type HelmChartInflation, pullArgs, templateArgs } from "./chart-spec.js";
@@ -52,11 +53,30 @@ function chartHomeOf(c: HelmChartInflation, root: string, chartHome: string): st
   return c.version && c.repo ? join(home, `${c.name}-${c.version}`) : home;
 }
 
-/** helm reads the chart directly, so we keep it under the kustomization root ourselves. */
-function checkUnderRoot(dir: string, root: string, where: string): void {
-  const rel = relative(root, realpathSync(dir));
+/** helm reads the chart directly, so we keep it under the kustomization root (the artifact, when confined) ourselves. */
+function checkUnderRoot(dir: string, loader: Loader, where: string): void {
+  if (loader.confineTo) {
+    confinedPath(dir, loader.confineTo, `${where}: chart directory ${dir}`);
+    return;
+  }
+  const rel = relative(loader.root, realpathSync(dir));
   if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-    throw new LoadRestrictionError(`${where}: chart directory ${dir} is outside the kustomization root ${root}`);
+    throw new LoadRestrictionError(`${where}: chart directory ${dir} is outside the kustomization root ${loader.root}`);
+}
+
+/** Confined, helm may neither pull into nor read its configuration from outside the artifact. */
+function checkHelmDirs(untarDir: string, configHome: string | undefined, loader: Loader, where: string): void {
+  if (!loader.confineTo) return;
+  for (const [what, dir] of [
+    ["helmGlobals.chartHome", untarDir],
+    ["helmGlobals.configHome", configHome],
+  ] as const) {
+    const found = dir && confinedRealpath(resolve(loader.root, dir), loader.confineTo);
+    if (found && "outside" in found)
+      throw new LoadRestrictionError(
+        `${where}: ${what} '${dir}' leads outside the source artifact: security; file '${found.outside}' is not in or below '${loader.confineTo}'; keep charts inside the repository`,
+      );
+  }
 }
 
 function inflate(
@@ -72,6 +92,7 @@ function inflate(
   const tmp = makeWorkDir("kustomize-helm-");
   try {
     const untarDir = chartHomeOf(c, loader.root, home);
+    checkHelmDirs(untarDir, configHome, loader, where);
     const chartDir = join(untarDir, c.name!);
     if (!existsSync(chartDir) || !statSync(chartDir).isDirectory()) {
       if (!c.repo) throw new KustomizeError(`${where}: no repo specified for pull, no chart found at '${chartDir}'`);
@@ -82,7 +103,7 @@ function inflate(
         );
       runHelm(helm, pullArgs(c, untarDir), configHome, where);
     }
-    checkUnderRoot(chartDir, loader.root, where);
+    checkUnderRoot(chartDir, loader, where);
     const valuesPath = c.valuesFile
       ? loader.resolve(c.valuesFile, "valuesFile", where)
       : existsSync(join(chartDir, "values.yaml"))

@@ -1,5 +1,6 @@
-// Errors of reading an artifact: it could not be downloaded, its bytes do not match its digest, or
-// its archive holds an entry that would land outside the directory it is unpacked into.
+// Errors of reading an artifact: it could not be downloaded, its bytes do not match its digest, its
+// archive holds an entry that would land outside the directory it is unpacked into, or it is larger
+// than the controller accepts.
 import { FlotillaError } from "../../util/errors.js";
 
 export class ArtifactError extends FlotillaError {
@@ -12,7 +13,11 @@ export class ArtifactDownloadError extends ArtifactError {
 export class ArtifactVerificationError extends ArtifactError {
   override name = "ArtifactVerificationError";
 }
-/** An absolute path or a `..` in an archive entry. */
+/** An entry that could land outside the directory (absolute path, `..`, a link leading out) or a hard link, device or fifo. */
 export class UnsafeArchiveError extends ArtifactError {
   override name = "UnsafeArchiveError";
+}
+/** An artifact larger, or with more files, than the controller's --artifact-max-size / --artifact-max-files. */
+export class ArtifactLimitError extends ArtifactError {
+  override name = "ArtifactLimitError";
 }

@@ -2,7 +2,8 @@
 // when executable), so the same tree always gives the same bytes and the same digest.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
+import { readTarGzSync } from "./tar-reader.js";
 
 const BLOCK = 512;
 
@@ -73,25 +74,25 @@ export interface TarEntry {
   content: Buffer;
 }
 
-/** Reads a tar.gz produced by createTarball (or any ustar/GNU tar with regular files and directories). */
+/** The files and directories of a tar.gz, in memory (for artifacts we made, and tests; links left out). */
 export function readTarball(data: Buffer): TarEntry[] {
-  const tar = gunzipSync(data);
   const out: TarEntry[] = [];
-  let offset = 0;
-  while (offset + BLOCK <= tar.length) {
-    const h = tar.subarray(offset, offset + BLOCK);
-    if (h.every((b) => b === 0)) break;
-    const str = (start: number, len: number) => h.toString("utf8", start, start + len).replace(/\0.*$/s, "");
-    const size = parseInt(str(124, 12).trim() || "0", 8);
-    const type = str(156, 1) || "0";
-    const prefix = str(345, 155);
-    const path = prefix ? `${prefix}/${str(0, 100)}` : str(0, 100);
-    const mode = parseInt(str(100, 8).trim() || "0", 8);
-    const content = tar.subarray(offset + BLOCK, offset + BLOCK + size);
-    if (type === "0" || type === "\0") out.push({ path, type: "file", mode, content: Buffer.from(content) });
-    else if (type === "5")
-      out.push({ path: path.replace(/\/$/, ""), type: "directory", mode, content: Buffer.alloc(0) });
-    offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-  }
+  let chunks: Buffer[] | undefined;
+  readTarGzSync(data, {
+    header: (h) => {
+      chunks = undefined;
+      const path = h.path.replace(/\/$/, "");
+      if (h.typeflag === "5") out.push({ path, type: "directory", mode: h.mode, content: Buffer.alloc(0) });
+      else if (h.typeflag === "0" || h.typeflag === "7") {
+        chunks = [];
+        out.push({ path, type: "file", mode: h.mode, content: Buffer.alloc(0) });
+      }
+    },
+    data: (chunk) => chunks?.push(Buffer.from(chunk)),
+    end: () => {
+      if (chunks) out[out.length - 1]!.content = Buffer.concat(chunks);
+      chunks = undefined;
+    },
+  });
   return out;
 }

@@ -1,7 +1,7 @@
 // Which files of a checkout go into the artifact: Flux's rules. `.git` and friends never; the default
 // exclusion list (images, archives, CI files) unless a `.sourceignore` or spec.ignore says otherwise;
 // `.sourceignore` files apply to their own directory; the last matching pattern wins.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -23,7 +23,8 @@ function sourceIgnorePatterns(root: string, dir = root): string[] {
   const out: string[] = [];
   const file = join(dir, ".sourceignore");
   const prefix = relative(root, dir);
-  if (existsSync(file)) {
+  // A .sourceignore that is a link is not read: it could lead anywhere on the controller's disk.
+  if (lstatSync(file, { throwIfNoEntry: false })?.isFile()) {
     for (const line of lines(readFileSync(file, "utf8"))) {
       const negated = line.startsWith("!");
       const body = negated ? line.slice(1) : line;

@@ -4,8 +4,9 @@
 // credentials of the namespace's HelmRepository for that URL when there is one. Passwords go to helm
 // on stdin, never on a command line.
 import { FlotillaError } from "../../util/errors.js";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { confinedRealpath } from "../../util/confined-path.js";
 import { parse } from "yaml";
 
 export interface ChartDependency {
@@ -42,8 +43,9 @@ export function checkLocalDependencies(chartDir: string, sourceRoot: string, dep
   for (const d of deps) {
     if (!d.repository?.startsWith("file://")) continue;
     const target = resolve(chartDir, d.repository.slice("file://".length));
-    const rel = relative(sourceRoot, target);
-    if (rel.startsWith("..") || isAbsolute(rel))
+    // Links resolved: a path inside the artifact that is a link leading out is outside too.
+    const realRoot = realpathSync.native(sourceRoot);
+    if ("outside" in confinedRealpath(resolve(realRoot, relative(sourceRoot, target)), realRoot))
       throw new ChartDependencyError(
         `dependency '${d.name}': '${d.repository}' is outside the source artifact; vendor it in charts/ or keep it in the repository`,
       );

@@ -2,7 +2,8 @@
 // wins; maps merge, anything else is replaced) into the values.yaml the packaged chart carries — as
 // Flux does, so the chart's own values.yaml counts only when it is listed.
 import { FlotillaError } from "../../util/errors.js";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { confinedRealpath } from "../../util/confined-path.js";
 import { join, normalize, sep } from "node:path";
 import { parse, stringify } from "yaml";
 
@@ -35,7 +36,15 @@ export function mergeValuesFiles(
   const used: string[] = [];
   for (const file of files) {
     const full = normalize(join(root, file));
-    if (!full.startsWith(root + sep)) throw new ValuesFilesError(`values file '${file}' is outside the source`);
+    // Links resolved, as Flux's secure loader reads them: a link leading out is outside too.
+    const realRoot = realpathSync.native(root);
+    if (
+      !full.startsWith(root + sep) ||
+      "outside" in confinedRealpath(join(realRoot, full.slice(root.length)), realRoot)
+    )
+      throw new ValuesFilesError(
+        `values file '${file}' is outside the source artifact; keep values files in the repository and list them by a path inside it`,
+      );
     if (!existsSync(full) || !statSync(full).isFile()) {
       if (ignoreMissing && !existsSync(full)) continue;
       throw new ValuesFilesError(`no values file found at path '${full.slice(root.length)}' (reference '${file}')`);
