@@ -37,7 +37,11 @@ export function extendKustomization(dir: string, spec: KustomizationSpec): Kusto
   ];
   if (patches.length) k.patches = [...(k.patches ?? []), ...patches];
   if (spec.images?.length) k.images = [...(k.images ?? []), ...spec.images];
-  if (spec.components?.length) k.components = [...(k.components ?? []), ...spec.components];
+  // ignoreMissingComponents drops the spec's components that are not in the source, as Flux does.
+  const components = (spec.components ?? []).filter(
+    (c) => !spec.ignoreMissingComponents || existsSync(resolve(dir, c)),
+  );
+  if (components.length) k.components = [...(k.components ?? []), ...components];
   if (spec.commonMetadata?.labels)
     k.labels = [...(k.labels ?? []), { pairs: spec.commonMetadata.labels, includeSelectors: false }];
   if (spec.commonMetadata?.annotations)
@@ -64,6 +68,8 @@ export function buildKustomizationObjects(
   }
   const kustomization = extendKustomization(dir, spec);
   const objects = buildResources(dir, { kustomization }).map((r) => r.obj as unknown as KubeObject);
-  // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux.
-  return spec.postBuild ? substituteObjects(objects, vars, strict) : objects;
+  // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux; with
+  // substituteStrategy Always even when no variable is defined (so `${x:=default}` still resolves).
+  if (!spec.postBuild) return objects;
+  return substituteObjects(objects, vars, { strict, always: spec.postBuild.substituteStrategy === "Always" });
 }
