@@ -28,7 +28,9 @@ import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
-import { checkHealth, HealthCheckFailure } from "./health.js";
+import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.js";
+import { KUSTOMIZATION_UNSUPPORTED } from "./unsupported-fields.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
 import { type Attempt, attemptStatus, phaseDurations, progressingConditions } from "./attempt.js";
 import { impersonationHint, targetCluster } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
@@ -110,6 +112,8 @@ export class KustomizationReconciler implements Reconciler {
   /** One pass from dependencies to health; throws a ReconcileFailure naming Flux's reason. */
   private async attempt(ks: Kustomization, path: string, attempt: Attempt, ctx: ReconcileContext): Promise<void> {
     const spec = ks.spec;
+    refuseUnsupported(spec, KUSTOMIZATION_UNSUPPORTED);
+    const healthExprs = compileHealthChecks(spec);
     if (spec.deletionPolicy && !DELETION_POLICIES.has(spec.deletionPolicy))
       throw new ReconcileFailure(
         "InvalidDeletionPolicy",
@@ -118,10 +122,6 @@ export class KustomizationReconciler implements Reconciler {
       );
     const refs = { noCrossNamespaceRefs: this.options.noCrossNamespaceRefs, waitMs: this.waitMs };
     await checkDependencies(this.cluster, this.sources, ks, refs);
-    if (spec.decryption)
-      throw new ReconcileFailure("DecryptionFailed", "SOPS decryption is not supported yet by flotilla", {
-        stalled: true,
-      });
     const fetched = await fetchSource(this.sources, ks, refs);
     attempt.revision = fetched.artifact.revision;
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)
@@ -170,7 +170,7 @@ export class KustomizationReconciler implements Reconciler {
       await this.events.record(ks, "Normal", "Progressing", formatChangeSet(changed), {
         [`${KUSTOMIZE_GROUP}/revision`]: attempt.revision,
       });
-    attempt.conditions = await checkHealth(ks, target, changeSet, attempt.conditions);
+    attempt.conditions = await checkHealth(ks, target, changeSet, attempt.conditions, healthExprs);
   }
 
   private async build(ks: Kustomization, dir: string): Promise<KubeObject[]> {
