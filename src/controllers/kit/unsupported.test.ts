@@ -34,13 +34,6 @@ describe("Flux fields flotilla does not implement", () => {
     ]);
   });
 
-  it("names the list item that uses an unsupported field", () => {
-    const spec = ks({ dependsOn: [{ name: "a" }, { name: "b", readyExpr: "dep.status.x == 1" }] });
-    expect(unsupportedField(spec, KUSTOMIZATION_UNSUPPORTED)?.message).toMatch(
-      /^spec\.dependsOn\[1\]\.readyExpr is not supported by flotilla: /,
-    );
-  });
-
   it.each([
     [{ ignore: [{ paths: ["/spec/replicas"] }] }, "spec.ignore"],
     [{ buildMetadata: ["originAnnotations"] }, "spec.buildMetadata"],
@@ -57,7 +50,7 @@ describe("Flux fields flotilla does not implement", () => {
       healthCheckExprs: [{ apiVersion: "v1", kind: "ConfigMap", current: "true" }],
       ignoreMissingComponents: true,
       postBuild: { substitute: { a: "b" }, substituteStrategy: "Always" },
-      dependsOn: [{ name: "infra" }],
+      dependsOn: [{ name: "infra", readyExpr: "dep.status.lastAppliedRevision != ''" }],
       healthChecks: [{ kind: "Deployment", name: "web" }],
       components: ["../c"],
       wait: true,

@@ -36,9 +36,3 @@ export function refuseUnsupported<Spec>(spec: Spec, table: UnsupportedField<Spec
   const failure = unsupportedField(spec, table);
   if (failure) throw failure;
 }
-
-/** `name` of the first item of `list` for which `pick` gives a value: "spec.dependsOn[1].readyExpr". */
-export function firstItemWith<T>(list: T[] | undefined, name: string, pick: (item: T) => unknown): string | undefined {
-  const i = (list ?? []).findIndex((item) => pick(item) !== undefined && pick(item) !== "");
-  return i < 0 ? undefined : name.replace("[]", `[${i}]`);
-}

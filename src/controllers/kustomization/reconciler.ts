@@ -25,7 +25,7 @@ import { ReconciledObjects } from "../kit/objects.js";
 import type { Outcome } from "../kit/outcome.js";
 import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
-import { checkDependencies, kustomizationPath } from "./dependencies.js";
+import { checkDependencies, compileReadyExprs, kustomizationPath } from "./dependencies.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.js";
@@ -114,6 +114,7 @@ export class KustomizationReconciler implements Reconciler {
     const spec = ks.spec;
     refuseUnsupported(spec, KUSTOMIZATION_UNSUPPORTED);
     const healthExprs = compileHealthChecks(spec);
+    const readyExprs = compileReadyExprs(ks);
     if (spec.deletionPolicy && !DELETION_POLICIES.has(spec.deletionPolicy))
       throw new ReconcileFailure(
         "InvalidDeletionPolicy",
@@ -121,7 +122,7 @@ export class KustomizationReconciler implements Reconciler {
         { stalled: true },
       );
     const refs = { noCrossNamespaceRefs: this.options.noCrossNamespaceRefs, waitMs: this.waitMs };
-    await checkDependencies(this.cluster, this.sources, ks, refs);
+    await checkDependencies(this.cluster, this.sources, ks, refs, readyExprs);
     const fetched = await fetchSource(this.sources, ks, refs);
     attempt.revision = fetched.artifact.revision;
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)

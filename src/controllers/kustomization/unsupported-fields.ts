@@ -1,8 +1,8 @@
 // The Kustomization fields of Flux's v1 API that flotilla does not implement (kit/unsupported.ts).
-// Everything else in the CRD is implemented; healthCheckExprs, ignoreMissingComponents and
-// postBuild.substituteStrategy included. v1beta's `validation` is a no-op in Flux too.
+// Everything else in the CRD is implemented; healthCheckExprs, dependsOn[].readyExpr,
+// ignoreMissingComponents and postBuild.substituteStrategy included. v1beta's `validation` is a no-op in Flux too.
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
-import { firstItemWith, type UnsupportedField } from "../kit/unsupported.js";
+import type { UnsupportedField } from "../kit/unsupported.js";
 
 /** Ignoring it once applied the remote cluster's objects to the management cluster. */
 export const KUBECONFIG_CONFIGMAP_REF: UnsupportedField<KustomizationSpec> = {
@@ -27,11 +27,6 @@ export const KUSTOMIZATION_UNSUPPORTED: UnsupportedField<KustomizationSpec>[] = 
     find: (s) =>
       (s.sourceRef?.kind as string) === "ExternalArtifact" ? "spec.sourceRef.kind 'ExternalArtifact'" : undefined,
     instead: "use a GitRepository, or an OCIRepository or Bucket served by Flux's source-controller",
-  },
-  {
-    field: "spec.dependsOn[].readyExpr",
-    find: (s) => firstItemWith(s.dependsOn, "spec.dependsOn[].readyExpr", (d) => d.readyExpr),
-    instead: "remove readyExpr; flotilla waits for the dependency to be Ready at the revision it applies",
   },
   {
     field: "spec.ignore",

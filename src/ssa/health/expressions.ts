@@ -6,9 +6,9 @@
 // InProgress. An expression that cannot be evaluated (a field not there yet) keeps the object
 // InProgress and says why, so the wait's timeout names it. Expressions are data here: compiled once
 // per reconcile by the caller, with @marcbachmann/cel-js (decision 0016).
-import { Environment, type ParseResult } from "@marcbachmann/cel-js";
 import type { HealthCheckExpr } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import { asCelValue, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
 import { FlotillaError } from "../../util/errors.js";
 import type { Health } from "./status.js";
 
@@ -19,14 +19,8 @@ export class InvalidHealthExpressionError extends FlotillaError {
 /** The health of an object by the expressions for its kind; undefined when none covers that kind. */
 export type ExpressionHealth = (obj: KubeObject) => Health | undefined;
 
-// As Flux's environment: optional types (`status.?conditions.orValue([])`), homogeneous literals;
-// any top-level field of the object may be named, so undeclared variables are dynamic.
-const env = new Environment({
-  unlistedVariablesAreDyn: true,
-  enableOptionalTypes: true,
-  homogeneousAggregateLiterals: true,
-  limits: { maxAstNodes: 10_000, maxDepth: 100 },
-});
+// Any top-level field of the object may be named, so every name is a dynamic variable.
+const env = celEnvironment();
 
 const ORDER = [
   ["inProgress", "InProgress"],
@@ -34,7 +28,7 @@ const ORDER = [
   ["current", "Current"],
 ] as const;
 
-type Compiled = { field: (typeof ORDER)[number][0]; status: Health["status"]; text: string; run: ParseResult }[];
+type Compiled = { field: (typeof ORDER)[number][0]; status: Health["status"]; text: string; run: CelProgram }[];
 
 const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.split("/")[0]! : "");
 
@@ -46,12 +40,9 @@ function compileOne(check: HealthCheckExpr, index: number): Compiled {
       throw new InvalidHealthExpressionError(`healthCheckExprs[${index}]: expression current not specified`);
     if (!text) continue;
     try {
-      compiled.push({ field, status, text, run: env.parse(text) });
+      compiled.push({ field, status, text, run: compileCel(env, text) });
     } catch (err) {
-      const why = (err as Error).message.split("\n")[0];
-      throw new InvalidHealthExpressionError(
-        `healthCheckExprs[${index}].${field}: failed to parse the CEL expression '${text}': ${why}`,
-      );
+      throw new InvalidHealthExpressionError(`healthCheckExprs[${index}].${field}: ${(err as Error).message}`);
     }
   }
   return compiled;
@@ -89,11 +80,11 @@ function evaluate(compiled: Compiled, obj: KubeObject): Health {
   for (const { field, status, text, run } of compiled) {
     let result: unknown;
     try {
-      result = run(data);
+      result = runCel(run, data);
     } catch (err) {
       return {
         status: "InProgress",
-        message: `healthCheckExprs ${field} '${text}' could not be evaluated: ${firstLine(err)}`,
+        message: `healthCheckExprs ${field} '${text}' could not be evaluated: ${(err as Error).message}`,
       };
     }
     if (typeof result !== "boolean")
@@ -101,14 +92,4 @@ function evaluate(compiled: Compiled, obj: KubeObject): Health {
     if (result) return { status, message: `healthCheckExprs ${field} is true: ${text}` };
   }
   return { status: "InProgress", message: "no healthCheckExprs expression is true yet" };
-}
-
-const firstLine = (err: unknown) => (err as Error).message.split("\n")[0];
-
-/** JSON as CEL sees a Kubernetes object: whole numbers are ints (int64 in Go), others doubles. */
-function asCelValue(v: unknown): unknown {
-  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(asCelValue);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asCelValue(x)]));
-  return v;
 }
