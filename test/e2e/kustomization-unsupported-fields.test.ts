@@ -3,6 +3,7 @@
 // management cluster); a field that is in no Flux CRD is pruned by the API server, as with Flux's
 // CRDs, while v1beta patches survive conversion to the stored v1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, planeCluster } from "../support/fleet-context.js";
 import { configMap, type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
 let h: KustomizeHarness;
@@ -21,6 +22,7 @@ beforeAll(async () => {
       "plain/cm.yaml": configMap("plain-app", h.ns),
       "old/cm.yaml": configMap("old-app", h.ns),
       "dep/cm.yaml": configMap("dep-app", h.ns),
+      "remote/cm.yaml": configMap(`${h.ns}-remote-app`, "default"),
     },
     "unsupported-field cases",
   );
@@ -49,6 +51,40 @@ describe("Kustomization fields flotilla does not implement", () => {
     expect(await configMapIn("sibling-app")).toBeDefined();
     expect(await configMapIn("meant-for-remote")).toBeUndefined();
     expect((await h.getKs("via-configmap")).status?.inventory?.entries ?? []).toEqual([]);
+  });
+
+  it("a remote Kustomization switched to configMapRef and deleted never prunes on the management cluster", async () => {
+    const tenant1 = planeCluster("tenant1");
+    const name = `${h.ns}-remote-app`;
+    const ref = { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "default" } };
+    const secret = await h.copyAdminKubeconfig("tenant1");
+    await h.createKs("switched", {
+      path: "./remote",
+      timeout: "20s",
+      kubeConfig: { secretRef: { name: secret, key: "admin.conf" } },
+    });
+    await h.waitReady("switched");
+    expect(await tenant1.get(ref)).toBeDefined();
+    // A decoy on the management cluster, owned as a fallback would have owned it: prune would take it.
+    const labels = { "kustomize.toolkit.fluxcd.io/name": "switched", "kustomize.toolkit.fluxcd.io/namespace": h.ns };
+    await h.mgmt.client.create("/api/v1/namespaces/default/configmaps", { metadata: { name, labels }, data: { a: "1" } });
+    try {
+      await h.mgmt.client.patch(h.ksPath("switched"), "merge", {
+        spec: { kubeConfig: { secretRef: null, configMapRef: { name: "eks-cluster" } } },
+      });
+      await h.waitNotReady("switched", "UnsupportedField");
+      await h.mgmt.client.delete(h.ksPath("switched"));
+      await eventually(
+        "the Kustomization released after spec.timeout",
+        () => h.getKs("switched").then(() => false, () => true),
+        90_000,
+      );
+      expect(await h.mgmt.get(ref)).toBeDefined();
+      expect(await tenant1.get(ref)).toBeDefined();
+    } finally {
+      await h.mgmt.client.delete(`/api/v1/namespaces/default/configmaps/${name}`).catch(() => {});
+      await tenant1.client.delete(`/api/v1/namespaces/default/configmaps/${name}`).catch(() => {});
+    }
   });
 
   it("dependsOn[].readyExpr judges the dependency by CEL instead of its Ready condition", async () => {
