@@ -67,7 +67,10 @@ describe("Kustomization fields flotilla does not implement", () => {
     expect(await tenant1.get(ref)).toBeDefined();
     // A decoy on the management cluster, owned as a fallback would have owned it: prune would take it.
     const labels = { "kustomize.toolkit.fluxcd.io/name": "switched", "kustomize.toolkit.fluxcd.io/namespace": h.ns };
-    await h.mgmt.client.create("/api/v1/namespaces/default/configmaps", { metadata: { name, labels }, data: { a: "1" } });
+    await h.mgmt.client.create("/api/v1/namespaces/default/configmaps", {
+      metadata: { name, labels },
+      data: { a: "1" },
+    });
     try {
       await h.mgmt.client.patch(h.ksPath("switched"), "merge", {
         spec: { kubeConfig: { secretRef: null, configMapRef: { name: "eks-cluster" } } },
@@ -76,7 +79,11 @@ describe("Kustomization fields flotilla does not implement", () => {
       await h.mgmt.client.delete(h.ksPath("switched"));
       await eventually(
         "the Kustomization released after spec.timeout",
-        () => h.getKs("switched").then(() => false, () => true),
+        () =>
+          h.getKs("switched").then(
+            () => false,
+            () => true,
+          ),
         90_000,
       );
       expect(await h.mgmt.get(ref)).toBeDefined();
