@@ -73,16 +73,15 @@ afterAll(async () => {
 
 describe("Kustomization healthCheckExprs", () => {
   it("holds Ready until `current` is true for the custom resource, where kstatus alone would call it ready", async () => {
-    await h.createKs("healthy", { path: "./healthy", wait: true, timeout: "2m", healthCheckExprs: EXPRS });
-    await widgetExists("healthy-widget");
-    // Applied, and kstatus would call a status-less Widget Current; the expression keeps it waiting.
-    const waiting = await eventually("the health wait in progress", async () => {
-      const k = await h.getKs("healthy");
-      return k.status?.lastAttemptedRevision ? k : undefined;
-    });
-    expect(waiting.status?.conditions?.find((c) => c.type === "Ready")?.status).not.toBe("True");
+    await h.createKs("healthy", { path: "./healthy", wait: true, timeout: "10s", healthCheckExprs: EXPRS });
+    // kstatus calls a Widget without status Current; the expressions keep it InProgress until the timeout
+    // (with no status at all they cannot even be evaluated, as in Flux, and the message says so).
+    const waited = await h.waitNotReady("healthy", "HealthCheckFailed", 90_000);
+    expect(waited.message).toContain(`Widget/${h.ns}/healthy-widget status: 'InProgress': healthCheckExprs`);
+    expect(waited.message).toContain("could not be evaluated: Unknown variable: status");
 
     await setPhase("healthy-widget", "Ready");
+    await h.reconcileNow("healthy");
     const ready = await h.waitReady("healthy", 90_000);
     const healthy = ready.status?.conditions?.find((c) => c.type === "Healthy");
     expect([healthy?.status, healthy?.message]).toEqual(["True", "Health check passed"]);
