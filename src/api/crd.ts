@@ -18,6 +18,28 @@ export const obj = (properties: Record<string, Schema>, required: string[] = [],
 });
 export const arr = (items: Schema): Schema => ({ type: "array", items });
 export const open = (): Schema => ({ type: "object", "x-kubernetes-preserve-unknown-fields": true });
+/** Any JSON value kept as written (a strategic-merge patch, a JSON 6902 value), as Flux's CRDs leave them. */
+export const anyValue = (): Schema => ({ "x-kubernetes-preserve-unknown-fields": true });
+export const strMap = (): Schema => ({ type: "object", additionalProperties: { type: "string" } });
+/** The API server's CEL rules on an object (x-kubernetes-validations), as Flux's CRDs declare them. */
+export const withRules = (schema: Schema, rules: [rule: string, message: string][]): Schema => ({
+  ...schema,
+  "x-kubernetes-validations": rules.map(([rule, message]) => ({ rule, message })),
+});
+/** A kustomize selector (patches' and ignore rules' target). */
+export const selector = (): Schema =>
+  obj({
+    annotationSelector: str(),
+    group: str(),
+    kind: str(),
+    labelSelector: str(),
+    name: str(),
+    namespace: str(),
+    version: str(),
+  });
+/** accessFrom: provisional in Flux and not implemented by Flux either; kept so manifests apply. */
+export const accessFrom = (): Schema =>
+  obj({ namespaceSelectors: arr(obj({ matchLabels: strMap() })) }, ["namespaceSelectors"]);
 
 /** Go duration as Flux validates it (e.g. 1m, 10m30s, 1.5h). */
 export const duration = (withHours = true): Schema =>

@@ -4,6 +4,7 @@ export { type Action, type ChangeSetEntry, formatChangeSet, hasChanged } from ".
 export { ApplyError, DryRunError, HealthCheckError, ResourceManagerError } from "./errors.js";
 export { computeHealth, type Health, type HealthStatus } from "./health/status.js";
 export { waitForSet, type WaitOptions } from "./health/wait.js";
+export { compileHealthExpressions, type ExpressionHealth, InvalidHealthExpressionError } from "./health/expressions.js";
 export { inventoryFromChangeSet, inventoryId, parseInventoryId, staleEntries } from "./inventory.js";
 export type { Owner } from "./metadata.js";
 export { type FieldChange } from "./diff.js";

@@ -1,12 +1,13 @@
 // Kustomization (kustomize.toolkit.fluxcd.io): v1 is stored; v1beta2 and v1beta1 are served so that
 // manifests from older docs apply as written (the seeds use v1beta1 with patchesStrategicMerge and
-// validation). The spec schema preserves unknown fields for that reason; the reconciler reads the
-// old field names with v1 semantics.
+// validation); the reconciler reads the old field names with v1 semantics. The schemas, Flux's field
+// for field, are in kustomization-schema.ts.
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Snapshot } from "../meta/history.js";
 import type { Inventory } from "../meta/inventory.js";
-import { arr, condition, crdFor, obj, open, str } from "../crd.js";
+import { crdFor } from "../crd.js";
+import { kustomizationSchemas } from "./kustomization-schema.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface KustomizationSpec {
@@ -29,22 +30,36 @@ export interface KustomizationSpec {
   namePrefix?: string;
   nameSuffix?: string;
   serviceAccountName?: string;
-  dependsOn?: { name: string; namespace?: string }[];
+  dependsOn?: { name: string; namespace?: string; readyExpr?: string }[];
   healthChecks?: { apiVersion?: string; kind: string; name: string; namespace?: string }[];
-  kubeConfig?: { secretRef: { name: string; key?: string } };
+  healthCheckExprs?: HealthCheckExpr[];
+  kubeConfig?: { secretRef?: { name: string; key?: string }; configMapRef?: { name: string } };
   patches?: { patch: string; target?: Record<string, string> }[];
+  ignore?: { paths: string[]; target?: Record<string, string> }[];
+  ignoreMissingComponents?: boolean;
+  buildMetadata?: string[];
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
   components?: string[];
   commonMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   postBuild?: {
     substitute?: Record<string, string>;
     substituteFrom?: { kind: "ConfigMap" | "Secret"; name: string; optional?: boolean }[];
+    substituteStrategy?: "WithVariables" | "Always";
   };
-  decryption?: { provider: string };
+  decryption?: { provider: string; secretRef?: { name: string }; serviceAccountName?: string };
   /** v1beta1/v1beta2 fields, honoured with v1 semantics. */
   patchesStrategicMerge?: unknown[];
   patchesJson6902?: { patch: unknown[]; target: Record<string, string> }[];
   validation?: string;
+}
+
+/** CEL expressions judging the health of objects of one kind (or, without kind, one API group). */
+export interface HealthCheckExpr {
+  apiVersion: string;
+  kind?: string;
+  current: string;
+  inProgress?: string;
+  failed?: string;
 }
 
 export interface KustomizationStatus {
@@ -59,18 +74,4 @@ export interface KustomizationStatus {
 
 export type Kustomization = KubeObject & { spec: KustomizationSpec; status?: KustomizationStatus };
 
-const status = obj({
-  observedGeneration: { type: "integer", format: "int64" },
-  conditions: arr(condition()),
-  lastAppliedRevision: str(),
-  lastAttemptedRevision: str(),
-  lastHandledReconcileAt: str(),
-  inventory: obj({ entries: arr(obj({ id: str(), v: str() }, ["id", "v"])) }),
-  history: arr(open()),
-});
-
-// Every version serves the same open spec: the reconciler reads the old field names itself.
-const schema = { spec: open(), status };
-
-export const kustomizationCrd = () =>
-  crdFor(SERVED_KINDS.Kustomization, { v1: schema, v1beta2: schema, v1beta1: schema });
+export const kustomizationCrd = () => crdFor(SERVED_KINDS.Kustomization, kustomizationSchemas);

@@ -1,9 +1,11 @@
 // GitRepository (source.toolkit.fluxcd.io): v1 is stored, v1beta2 is served for manifests copied
-// from older docs (its extra fields — gitImplementation, accessFrom — are accepted and ignored).
+// from older docs. The schemas are Flux's field for field (source-controller v1.9 for v1, v1.7 — the
+// last to serve it — for v1beta2), so the API server prunes what Flux's CRD does not have; v1beta2's
+// gitImplementation and accessFrom, no-ops in Flux too, go when the object is stored as v1.
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Artifact } from "../meta/artifact.js";
-import { arr, artifact, bool, condition, crdFor, duration, localRef, obj, open, str } from "../crd.js";
+import { accessFrom, arr, artifact, bool, condition, crdFor, duration, localRef, obj, str, withRules } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface GitRepositoryRef {
@@ -27,6 +29,8 @@ export interface GitRepositorySpec {
   sparseCheckout?: string[];
   verify?: { mode?: "HEAD" | "head" | "Tag" | "TagAndHEAD"; secretRef?: { name: string } };
   proxySecretRef?: { name: string };
+  provider?: "generic" | "aws" | "azure" | "github";
+  serviceAccountName?: string;
 }
 
 export interface GitRepositoryStatus {
@@ -45,47 +49,69 @@ export interface GitRepositoryStatus {
 export type GitRepository = KubeObject & { spec: GitRepositorySpec; status?: GitRepositoryStatus };
 
 const refSchema = obj({ branch: str(), tag: str(), semver: str(), name: str(), commit: str() });
+const include = () => obj({ repository: localRef(), fromPath: str(), toPath: str() }, ["repository"]);
 
-const spec = (v1: boolean) =>
+const common = {
+  url: str({ pattern: "^(http|https|ssh)://.*$" }),
+  secretRef: localRef(),
+  interval: duration(),
+  timeout: { ...duration(false), default: "60s" },
+  ref: refSchema,
+  ignore: str(),
+  suspend: bool(),
+  recurseSubmodules: bool(),
+  include: arr(include()),
+};
+
+const v1Spec = withRules(
   obj(
     {
-      url: str({ pattern: "^(http|https|ssh)://.*$" }),
-      secretRef: localRef(),
-      interval: duration(),
-      timeout: { ...duration(false), default: "60s" },
-      ref: refSchema,
-      ignore: str(),
-      suspend: bool(),
-      recurseSubmodules: bool(),
-      include: arr(obj({ repository: localRef(), fromPath: str(), toPath: str() }, ["repository"])),
+      ...common,
       verify: obj(
         { mode: { ...str({ enum: ["head", "HEAD", "Tag", "TagAndHEAD"] }), default: "HEAD" }, secretRef: localRef() },
         ["secretRef"],
       ),
       proxySecretRef: localRef(),
-      provider: str(),
+      provider: str({ enum: ["generic", "aws", "azure", "github"] }),
+      serviceAccountName: str(),
       sparseCheckout: arr(str()),
-      ...(v1 ? {} : { gitImplementation: str(), accessFrom: open() }),
     },
     ["url", "interval"],
-  );
+  ),
+  [
+    [
+      "!has(self.serviceAccountName) || (has(self.provider) && (self.provider == 'azure' || self.provider == 'aws'))",
+      "serviceAccountName can only be set when provider is 'azure' or 'aws'",
+    ],
+  ],
+);
 
-const status = obj({
+const v1beta2Spec = obj(
+  {
+    ...common,
+    verify: obj({ mode: str({ enum: ["head"] }), secretRef: localRef() }, ["mode", "secretRef"]),
+    gitImplementation: { ...str({ enum: ["go-git", "libgit2"] }), default: "go-git" },
+    accessFrom: accessFrom(),
+  },
+  ["url", "interval"],
+);
+
+const statusFields = {
   observedGeneration: { type: "integer", format: "int64" },
   conditions: arr(condition()),
   artifact: artifact(),
   includedArtifacts: arr(artifact()),
   observedIgnore: str(),
   observedRecurseSubmodules: bool(),
-  observedInclude: arr(open()),
-  observedSparseCheckout: arr(str()),
-  sourceVerificationMode: str(),
+  observedInclude: arr(include()),
   lastHandledReconcileAt: str(),
-  url: str(),
-});
+};
 
 export const gitRepositoryCrd = () =>
   crdFor(SERVED_KINDS.GitRepository, {
-    v1: { spec: spec(true), status },
-    v1beta2: { spec: spec(false), status },
+    v1: {
+      spec: v1Spec,
+      status: obj({ ...statusFields, observedSparseCheckout: arr(str()), sourceVerificationMode: str() }),
+    },
+    v1beta2: { spec: v1beta2Spec, status: obj({ ...statusFields, contentConfigChecksum: str(), url: str() }) },
   });

@@ -1,9 +1,13 @@
 // HelmRepository and HelmChart (source.toolkit.fluxcd.io). v1 is stored; v1beta2 is served for
-// manifests from older docs (the Kamaji guide's HelmRepository is v1beta2).
+// manifests from older docs (the Kamaji guide's HelmRepository is v1beta2). The schemas are Flux's
+// field for field (source-controller v1.9 for v1, v1.7 for v1beta2), so the API server prunes what
+// Flux's CRD does not have. One addition: v1 HelmChart also carries v1beta2's valuesFile, merged
+// before valuesFiles as Flux did, since converting a v1beta2 object to the stored v1 prunes by v1's
+// schema and the file would otherwise vanish without a word.
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Artifact } from "../meta/artifact.js";
-import { arr, artifact, bool, condition, crdFor, duration, localRef, obj, open, str } from "../crd.js";
+import { accessFrom, arr, artifact, bool, condition, crdFor, duration, localRef, obj, str, withRules } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface SourceStatus {
@@ -24,6 +28,8 @@ export type HelmRepository = KubeObject & {
     suspend?: boolean;
     type?: "default" | "oci";
     passCredentials?: boolean;
+    insecure?: boolean;
+    provider?: "generic" | "aws" | "azure" | "gcp";
   };
   status?: SourceStatus;
 };
@@ -36,8 +42,11 @@ export type HelmChart = KubeObject & {
     interval: string;
     reconcileStrategy?: "ChartVersion" | "Revision";
     valuesFiles?: string[];
+    /** v1beta2, merged before valuesFiles. */
+    valuesFile?: string;
     ignoreMissingValuesFiles?: boolean;
     suspend?: boolean;
+    verify?: { provider: "cosign" | "notation"; secretRef?: { name: string }; matchOIDCIdentity?: unknown[] };
   };
   status?: SourceStatus & {
     observedSourceArtifactRevision?: string;
@@ -46,62 +55,79 @@ export type HelmChart = KubeObject & {
   };
 };
 
-const status = obj({
+const repositoryStatusFields = {
   observedGeneration: { type: "integer", format: "int64" },
   conditions: arr(condition()),
   artifact: artifact(),
   url: str(),
   lastHandledReconcileAt: str(),
+};
+const repositoryStatus = obj(repositoryStatusFields);
+const chartStatus = obj({
+  ...repositoryStatusFields,
   observedSourceArtifactRevision: str(),
   observedChartName: str(),
   observedValuesFiles: arr(str()),
 });
 
-const helmRepositorySpec = (v1: boolean) =>
-  obj(
-    {
-      url: str({ pattern: "^(http|https|oci)://.*$" }),
-      secretRef: localRef(),
-      certSecretRef: localRef(),
-      passCredentials: bool(),
-      insecure: bool(),
-      interval: duration(),
-      timeout: v1 ? duration(false) : { ...duration(false), default: "60s" },
-      suspend: bool(),
-      accessFrom: open(),
-      type: str({ enum: ["default", "oci"] }),
-      provider: { ...str({ enum: ["generic", "aws", "azure", "gcp"] }), default: "generic" },
-    },
-    v1 ? ["url"] : ["url", "interval"],
-  );
-
-const helmChartSpec = obj(
+// Identical in v1 and v1beta2.
+const helmRepositorySpec = obj(
   {
-    chart: str(),
-    version: { ...str(), default: "*" },
-    sourceRef: obj(
-      { apiVersion: str(), kind: str({ enum: ["HelmRepository", "GitRepository", "Bucket"] }), name: str() },
-      ["kind", "name"],
-    ),
+    url: str({ pattern: "^(http|https|oci)://.*$" }),
+    secretRef: localRef(),
+    certSecretRef: localRef(),
+    passCredentials: bool(),
+    insecure: bool(),
     interval: duration(),
-    reconcileStrategy: { ...str({ enum: ["ChartVersion", "Revision"] }), default: "ChartVersion" },
-    valuesFiles: arr(str()),
-    valuesFile: str(),
-    ignoreMissingValuesFiles: bool(),
+    timeout: duration(false),
     suspend: bool(),
-    verify: open(),
-    accessFrom: open(),
+    accessFrom: accessFrom(),
+    type: str({ enum: ["default", "oci"] }),
+    provider: { ...str({ enum: ["generic", "aws", "azure", "gcp"] }), default: "generic" },
   },
-  ["chart", "sourceRef", "interval"],
+  ["url"],
 );
+
+const helmChartFields = {
+  chart: str(),
+  version: { ...str(), default: "*" },
+  sourceRef: obj(
+    { apiVersion: str(), kind: str({ enum: ["HelmRepository", "GitRepository", "Bucket"] }), name: str() },
+    ["kind", "name"],
+  ),
+  interval: duration(),
+  reconcileStrategy: { ...str({ enum: ["ChartVersion", "Revision"] }), default: "ChartVersion" },
+  valuesFiles: arr(str()),
+  // v1beta2's; see the note at the top for why v1 keeps it.
+  valuesFile: str(),
+  ignoreMissingValuesFiles: bool(),
+  suspend: bool(),
+  verify: obj(
+    {
+      provider: { ...str({ enum: ["cosign", "notation"] }), default: "cosign" },
+      secretRef: localRef(),
+      matchOIDCIdentity: arr(obj({ issuer: str(), subject: str() }, ["issuer", "subject"])),
+    },
+    ["provider"],
+  ),
+};
+const required = ["chart", "sourceRef", "interval"];
+
+const helmChartV1Spec = withRules(obj(helmChartFields, required), [
+  [
+    "!has(self.verify) || self.sourceRef.kind == 'HelmRepository'",
+    "spec.verify is only supported when spec.sourceRef.kind is 'HelmRepository'",
+  ],
+]);
+const helmChartV1beta2Spec = obj({ ...helmChartFields, accessFrom: accessFrom() }, required);
 
 export const helmRepositoryCrd = () =>
   crdFor(SERVED_KINDS.HelmRepository, {
-    v1: { spec: helmRepositorySpec(true), status },
-    v1beta2: { spec: helmRepositorySpec(false), status },
+    v1: { spec: helmRepositorySpec, status: repositoryStatus },
+    v1beta2: { spec: helmRepositorySpec, status: repositoryStatus },
   });
 export const helmChartCrd = () =>
   crdFor(SERVED_KINDS.HelmChart, {
-    v1: { spec: helmChartSpec, status },
-    v1beta2: { spec: helmChartSpec, status },
+    v1: { spec: helmChartV1Spec, status: chartStatus },
+    v1beta2: { spec: helmChartV1beta2Spec, status: chartStatus },
   });

@@ -23,6 +23,8 @@ import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseDuration } from "../../util/duration.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
+import { GIT_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
 import type { Success } from "../kit/outcome.js";
 import { SourceObjects } from "../source-objects.js";
 import { artifactStored, failedStep } from "../source-status.js";
@@ -104,6 +106,7 @@ export class GitRepositoryReconciler implements Reconciler {
     const timing = { intervalMs: parseDuration(obj.spec.interval) };
     let outcome: Success;
     try {
+      refuseUnsupported(obj.spec, GIT_REPOSITORY_UNSUPPORTED);
       const built = await this.build(obj, previous, ctx);
       if (built.artifact) {
         Object.assign(status, {

@@ -3,6 +3,7 @@
 // and the values files merged into it. Failures carry Flux's reason and the condition they set:
 // FetchFailed for source problems (the default), BuildFailed for the chart itself.
 import type { Artifact } from "../../api/meta/artifact.js";
+import type { HelmChart } from "../../api/source/helm.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 /** Flux's build error kinds: the reason, and the summary that prefixes the message. */
@@ -18,6 +19,12 @@ export const buildFailure = (kind: keyof typeof BUILD_ERRORS, err: unknown) =>
   new ReconcileFailure(BUILD_ERRORS[kind][0], `${BUILD_ERRORS[kind][1]}: ${(err as Error).message}`, {
     condition: "BuildFailed",
   });
+
+/** The values files to merge: v1beta2's valuesFile first, then valuesFiles, as Flux merged them. */
+export const chartValuesFiles = (chart: HelmChart): string[] => [
+  ...(chart.spec.valuesFile ? [chart.spec.valuesFile] : []),
+  ...(chart.spec.valuesFiles ?? []),
+];
 
 export interface ChartBuild {
   name: string;

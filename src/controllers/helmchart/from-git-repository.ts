@@ -21,7 +21,7 @@ import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { buildFailure, type ChartBuild } from "./build.js";
+import { buildFailure, chartValuesFiles, type ChartBuild } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
@@ -77,7 +77,7 @@ export async function buildFromGitRepository(
     } catch (err) {
       throw buildFailure("reference", err);
     }
-    const valuesFiles = effectiveValuesFiles(chart.spec.valuesFiles);
+    const valuesFiles = effectiveValuesFiles(chartValuesFiles(chart));
     const generation = chart.metadata.generation ?? 0;
     const parts = [
       ...(chart.spec.reconcileStrategy === "Revision" ? [source.revision.replace(/^.*:/, "").slice(0, 12)] : []),

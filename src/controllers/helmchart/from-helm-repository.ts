@@ -19,8 +19,9 @@ import { packageChart } from "../../sources/helm/package.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
+import { isOciRepository, OCI_INSTEAD } from "../helmrepository/unsupported-fields.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { buildFailure, type ChartBuild } from "./build.js";
+import { buildFailure, chartValuesFiles, type ChartBuild } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { repositoryTls } from "../../sources/helm/tls.js";
@@ -64,6 +65,11 @@ export async function buildFromHelmRepository(
       );
     throw err;
   }
+  if (isOciRepository(repo))
+    throw new ReconcileFailure(
+      "UnsupportedSource",
+      `HelmRepository '${ns}/${repo.metadata.name}' is an OCI HelmRepository, which flotilla does not support: ${OCI_INSTEAD}`,
+    );
   if (!repo.status?.artifact)
     throw new ReconcileFailure(
       "NoSourceArtifact",
@@ -79,7 +85,7 @@ export async function buildFromHelmRepository(
       `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message}`,
     );
   }
-  const valuesFiles = effectiveValuesFiles(chart.spec.valuesFiles);
+  const valuesFiles = effectiveValuesFiles(chartValuesFiles(chart));
   const generation = chart.metadata.generation ?? 0;
   const version = valuesFiles.length ? withMetadata(entry.version, String(generation)) : entry.version;
   const dir = storage.objectDir("HelmChart", ns, chart.metadata.name);

@@ -14,6 +14,8 @@ import { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
+import { HELM_CHART_UNSUPPORTED } from "./unsupported-fields.js";
 import { SourceObjects } from "../source-objects.js";
 import { artifactStored, failedStep } from "../source-status.js";
 import { buildReason, buildSummary, type ChartBuild } from "./build.js";
@@ -50,6 +52,7 @@ export class HelmChartReconciler implements Reconciler {
     const previous = this.objects.storedArtifact(chart);
     let build: ChartBuild;
     try {
+      refuseUnsupported(chart.spec, HELM_CHART_UNSUPPORTED);
       const kind = chart.spec.sourceRef.kind;
       // Only a spec change can help (Flux: Stalled, UnsupportedSourceKind).
       if (kind !== "HelmRepository" && kind !== "GitRepository")

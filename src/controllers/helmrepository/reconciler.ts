@@ -15,6 +15,8 @@ import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { parseDuration } from "../../util/duration.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
+import { HELM_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
 import type { Success } from "../kit/outcome.js";
 import { SourceObjects } from "../source-objects.js";
 import { artifactStored, failedStep } from "../source-status.js";
@@ -50,8 +52,7 @@ export class HelmRepositoryReconciler implements Reconciler {
     const path = pathOf(SERVED_KINDS.HelmRepository, req.namespace, req.name);
     const dir = this.storage.objectDir("HelmRepository", req.namespace, req.name);
     const repo = await this.objects.prepare(path, dir, ctx.cached);
-    // An OCI repository has no index to store: charts are pulled from it directly.
-    if (!repo || repo.spec.type === "oci") return;
+    if (!repo) return;
     if (repo.spec.suspend) return this.finisher.suspended(repo, path, ctx);
     const timing = { intervalMs: repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000 };
     const generation = repo.metadata.generation;
@@ -60,6 +61,8 @@ export class HelmRepositoryReconciler implements Reconciler {
     let artifact = previous;
     let outcome: Success;
     try {
+      // An OCI repository included: Stalled saying so, rather than skipped with no status.
+      refuseUnsupported(repo.spec, HELM_REPOSITORY_UNSUPPORTED);
       const { auth, tls } = await this.credentials(repo);
       const url = normalizeRepoUrl(repo.spec.url);
       const raw = await download(

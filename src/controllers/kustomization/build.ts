@@ -2,7 +2,7 @@
 // kustomization at spec.path with the spec's fields (or generate one from the plain manifests), build
 // natively, then substitute postBuild variables.
 import { FlotillaError } from "../../util/errors.js";
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -44,7 +44,15 @@ export function extendKustomization(dir: string, spec: KustomizationSpec, root: 
   ];
   if (patches.length) k.patches = [...(k.patches ?? []), ...patches];
   if (spec.images?.length) k.images = [...(k.images ?? []), ...spec.images];
-  if (spec.components?.length) k.components = [...(k.components ?? []), ...spec.components];
+  // ignoreMissingComponents drops the spec's components that are not in the source, as Flux does. A path
+  // leading out of the artifact is kept, so the confined build refuses it: dropping it would tell a tenant
+  // whether something exists outside its artifact.
+  const outside = (p: string) => relative(root, p).startsWith("..");
+  const components = (spec.components ?? []).filter((c) => {
+    const p = resolve(dir, c);
+    return !spec.ignoreMissingComponents || outside(p) || existsSync(p);
+  });
+  if (components.length) k.components = [...(k.components ?? []), ...components];
   if (spec.commonMetadata?.labels)
     k.labels = [...(k.labels ?? []), { pairs: spec.commonMetadata.labels, includeSelectors: false }];
   if (spec.commonMetadata?.annotations)
@@ -77,6 +85,8 @@ export function buildKustomizationObjects(
   const dir = found.real;
   const kustomization = extendKustomization(dir, spec, root);
   const objects = buildResources(dir, { kustomization, confineTo: root }).map((r) => r.obj as unknown as KubeObject);
-  // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux.
-  return spec.postBuild ? substituteObjects(objects, vars, strict) : objects;
+  // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux; with
+  // substituteStrategy Always even when no variable is defined (so `${x:=default}` still resolves).
+  if (!spec.postBuild) return objects;
+  return substituteObjects(objects, vars, { strict, always: spec.postBuild.substituteStrategy === "Always" });
 }

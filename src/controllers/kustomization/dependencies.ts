@@ -1,6 +1,8 @@
 // dependsOn, as Flux judges it: a dependency is ready when it exists, has observed its latest
 // generation, is Ready=True and — when it shares our source — has applied the revision we are about
-// to apply, so infrastructure and tenants from one commit roll forward in order.
+// to apply, so infrastructure and tenants from one commit roll forward in order. A dependency with
+// readyExpr is judged by that CEL expression instead (`self` is this Kustomization, `dep` the
+// dependency), as Flux does without its AdditiveCELDependencyCheck gate.
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
@@ -9,17 +11,39 @@ import { NotFoundError } from "../../kube/errors.js";
 import { isTrue } from "../../runtime/conditions.js";
 import { READY } from "../../api/meta/conditions.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
+import { asCelValue, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 export const kustomizationPath = (ns: string, name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
+
+const readyExprEnv = celEnvironment(["self", "dep"]);
+
+/** Every readyExpr compiled (type-checked, boolean), so a bad one stalls before anything else. */
+export function compileReadyExprs(ks: Kustomization): Map<number, CelProgram> {
+  const compiled = new Map<number, CelProgram>();
+  (ks.spec.dependsOn ?? []).forEach((dep, i) => {
+    if (!dep.readyExpr) return;
+    try {
+      compiled.set(i, compileCel(readyExprEnv, dep.readyExpr, { bool: true }));
+    } catch (err) {
+      throw new ReconcileFailure(
+        "InvalidCELExpression",
+        `Reconciliation failed terminally due to configuration error: spec.dependsOn[${i}].readyExpr: ${(err as Error).message}`,
+        { stalled: true },
+      );
+    }
+  });
+  return compiled;
+}
 
 export async function checkDependencies(
   cluster: Cluster,
   sources: SourceFetcher,
   ks: Kustomization,
   refs: { noCrossNamespaceRefs?: boolean; waitMs: number },
+  readyExprs: Map<number, CelProgram> = compileReadyExprs(ks),
 ): Promise<void> {
-  for (const dep of ks.spec.dependsOn ?? []) {
+  for (const [i, dep] of (ks.spec.dependsOn ?? []).entries()) {
     const ns = dep.namespace ?? ks.metadata.namespace!;
     // --no-cross-namespace-refs covers every reference between objects, dependsOn included.
     if (refs.noCrossNamespaceRefs && ns !== ks.metadata.namespace)
@@ -37,6 +61,26 @@ export async function checkDependencies(
     } catch (err) {
       if (err instanceof NotFoundError) throw notReady;
       throw err;
+    }
+    const readyExpr = readyExprs.get(i);
+    if (readyExpr) {
+      let ready: unknown;
+      try {
+        ready = runCel(readyExpr, { self: asCelValue(ks), dep: asCelValue(other) });
+      } catch (err) {
+        throw new ReconcileFailure(
+          "DependencyNotReady",
+          `dependency '${ns}/${dep.name}' readyExpr could not be evaluated: ${(err as Error).message}`,
+          { retryAfterMs: refs.waitMs },
+        );
+      }
+      if (ready !== true)
+        throw new ReconcileFailure(
+          "DependencyNotReady",
+          `dependency '${ns}/${dep.name}' is not ready according to readyExpr eval`,
+          { retryAfterMs: refs.waitMs },
+        );
+      continue;
     }
     if (other.status?.observedGeneration !== other.metadata.generation || !isTrue(other.status?.conditions, READY))
       throw notReady;

@@ -1,12 +1,33 @@
 // Health after apply: with spec.wait every applied object, else spec.healthChecks; the Healthy
-// condition says which way it went (the message names what is not ready and why).
+// condition says which way it went (the message names what is not ready and why). Objects of a kind
+// named in spec.healthCheckExprs are judged by those CEL expressions instead of kstatus; the
+// expressions are compiled at the start of the reconcile, and one that does not parse stalls it.
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { setCondition } from "../../runtime/conditions.js";
 import type { Condition } from "../../api/meta/conditions.js";
-import { type ChangeSetEntry, waitForSet } from "../../ssa/index.js";
+import {
+  type ChangeSetEntry,
+  compileHealthExpressions,
+  type ExpressionHealth,
+  InvalidHealthExpressionError,
+  waitForSet,
+} from "../../ssa/index.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { reconcileTimeoutMs } from "./timing.js";
+
+/** Flux's wording for a configuration error that no retry can fix. */
+const TERMINAL = "Reconciliation failed terminally due to configuration error";
+
+/** spec.healthCheckExprs compiled; a bad expression is Stalled/InvalidCELExpression naming it. */
+export function compileHealthChecks(spec: Kustomization["spec"]): ExpressionHealth | undefined {
+  try {
+    return compileHealthExpressions(spec.healthCheckExprs);
+  } catch (err) {
+    if (!(err instanceof InvalidHealthExpressionError)) throw err;
+    throw new ReconcileFailure("InvalidCELExpression", `${TERMINAL}: ${err.message}`, { stalled: true });
+  }
+}
 
 /** Returns the conditions with Healthy set, or throws HealthCheckFailed carrying them. */
 export async function checkHealth(
@@ -14,6 +35,7 @@ export async function checkHealth(
   target: Cluster,
   changeSet: ChangeSetEntry[],
   conditions: Condition[],
+  expressions?: ExpressionHealth,
 ): Promise<Condition[]> {
   const spec = ks.spec;
   const refs = spec.wait
@@ -30,7 +52,7 @@ export async function checkHealth(
   if (!refs.length) return conditions;
   const mark = { type: "Healthy", observedGeneration: ks.metadata.generation };
   try {
-    await waitForSet(target, refs, { timeoutMs: reconcileTimeoutMs(spec), intervalMs: 2000 });
+    await waitForSet(target, refs, { timeoutMs: reconcileTimeoutMs(spec), intervalMs: 2000, expressions });
     return setCondition(conditions, { ...mark, status: "True", reason: "Succeeded", message: "Health check passed" });
   } catch (err) {
     const message = (err as Error).message;

@@ -26,10 +26,12 @@ import { ReconciledObjects } from "../kit/objects.js";
 import type { Outcome } from "../kit/outcome.js";
 import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
-import { checkDependencies, kustomizationPath } from "./dependencies.js";
+import { checkDependencies, compileReadyExprs, kustomizationPath } from "./dependencies.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
-import { checkHealth, HealthCheckFailure } from "./health.js";
+import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.js";
+import { KUSTOMIZATION_UNSUPPORTED } from "./unsupported-fields.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
 import { type Attempt, attemptStatus, phaseDurations, progressingConditions } from "./attempt.js";
 import { impersonationHint, targetCluster } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
@@ -113,6 +115,9 @@ export class KustomizationReconciler implements Reconciler {
   /** One pass from dependencies to health; throws a ReconcileFailure naming Flux's reason. */
   private async attempt(ks: Kustomization, path: string, attempt: Attempt, ctx: ReconcileContext): Promise<void> {
     const spec = ks.spec;
+    refuseUnsupported(spec, KUSTOMIZATION_UNSUPPORTED);
+    const healthExprs = compileHealthChecks(spec);
+    const readyExprs = compileReadyExprs(ks);
     if (spec.deletionPolicy && !DELETION_POLICIES.has(spec.deletionPolicy))
       throw new ReconcileFailure(
         "InvalidDeletionPolicy",
@@ -120,11 +125,7 @@ export class KustomizationReconciler implements Reconciler {
         { stalled: true },
       );
     const refs = { noCrossNamespaceRefs: this.options.noCrossNamespaceRefs, waitMs: this.waitMs };
-    await checkDependencies(this.cluster, this.sources, ks, refs);
-    if (spec.decryption)
-      throw new ReconcileFailure("DecryptionFailed", "SOPS decryption is not supported yet by flotilla", {
-        stalled: true,
-      });
+    await checkDependencies(this.cluster, this.sources, ks, refs, readyExprs);
     const fetched = await fetchSource(this.sources, ks, { ...refs, limits: this.options.artifactLimits });
     attempt.revision = fetched.artifact.revision;
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)
@@ -173,7 +174,7 @@ export class KustomizationReconciler implements Reconciler {
       await this.events.record(ks, "Normal", "Progressing", formatChangeSet(changed), {
         [`${KUSTOMIZE_GROUP}/revision`]: attempt.revision,
       });
-    attempt.conditions = await checkHealth(ks, target, changeSet, attempt.conditions);
+    attempt.conditions = await checkHealth(ks, target, changeSet, attempt.conditions, healthExprs);
   }
 
   private async build(ks: Kustomization, dir: string): Promise<KubeObject[]> {

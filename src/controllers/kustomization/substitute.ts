@@ -28,8 +28,19 @@ function substituteText(text: string, vars: Record<string, string>, strict = fal
   );
 }
 
-export function substituteObjects(objects: KubeObject[], vars: Record<string, string>, strict = false): KubeObject[] {
-  if (Object.keys(vars).length === 0 && !strict) return objects;
+export interface SubstituteOptions {
+  /** An unset `${var}` without default fails the build. */
+  strict?: boolean;
+  /** Substitute even when no variable is defined (Flux's substituteStrategy: Always). */
+  always?: boolean;
+}
+
+export function substituteObjects(
+  objects: KubeObject[],
+  vars: Record<string, string>,
+  { strict = false, always = false }: SubstituteOptions = {},
+): KubeObject[] {
+  if (Object.keys(vars).length === 0 && !strict && !always) return objects;
   return objects.map((o) => {
     if (o.metadata.annotations?.[SUBSTITUTE_ANNOTATION]?.toLowerCase() === "disabled") return o;
     let text: string;

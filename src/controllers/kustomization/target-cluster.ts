@@ -8,6 +8,8 @@ import { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
 import { ReconcileFailure } from "../kit/failure.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
+import { KUBECONFIG_CONFIGMAP_REF } from "./unsupported-fields.js";
 
 /** The kubeconfig Secret of a remote cluster is gone: during deletion that means the cluster is gone too. */
 export class KubeconfigSecretNotFound extends ReconcileFailure {
@@ -23,7 +25,18 @@ export async function targetCluster(
   defaultServiceAccount: string | undefined,
 ): Promise<Cluster> {
   let target = local;
+  // Never fall back to this cluster when the spec names another one in a way flotilla cannot read.
+  // (deletion comes here too: its garbage collection must not run against the wrong cluster either).
+  refuseUnsupported(ks.spec, [KUBECONFIG_CONFIGMAP_REF]);
   const ref = ks.spec.kubeConfig?.secretRef;
+  if (ks.spec.kubeConfig && !ref)
+    throw new ReconcileFailure(
+      "ReconciliationFailed",
+      "spec.kubeConfig names no kubeconfig: set spec.kubeConfig.secretRef",
+      {
+        stalled: true,
+      },
+    );
   if (ref) {
     const id = `${ks.metadata.namespace}/${ref.name}`;
     let secret: { data?: Record<string, string> };

@@ -6,6 +6,7 @@ import type { Cluster, ObjectRef } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { HealthCheckError } from "../errors.js";
+import type { ExpressionHealth } from "./expressions.js";
 import { computeHealth, type Health, podProblems } from "./status.js";
 
 export interface WaitOptions {
@@ -13,13 +14,18 @@ export interface WaitOptions {
   intervalMs?: number;
   /** Stop as soon as an object is Failed instead of waiting for the timeout. */
   failFast?: boolean;
+  /** Health by CEL expressions for the kinds they cover (expressions.ts), kstatus for the rest. */
+  expressions?: ExpressionHealth;
 }
 
 const WORKLOADS = new Set(["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"]);
 
-async function healthOf(cluster: Cluster, ref: ObjectRef): Promise<Health> {
+async function healthOf(cluster: Cluster, ref: ObjectRef, expressions?: ExpressionHealth): Promise<Health> {
   try {
-    return computeHealth(await cluster.get(ref));
+    const live = await cluster.get(ref);
+    // Deletion and absence are judged the same whatever the expressions say.
+    if (!live || live.metadata.deletionTimestamp || !expressions) return computeHealth(live);
+    return expressions(live) ?? computeHealth(live);
   } catch (err) {
     return { status: "Unknown", message: (err as Error).message };
   }
@@ -48,7 +54,9 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
   let last = new Map<ObjectRef, Health>();
   for (;;) {
     // A read that fails (a dropped connection under load) keeps the last known status.
-    const polled = await Promise.all(refs.map(async (r) => [r, await healthOf(cluster, r)] as const));
+    const polled = await Promise.all(
+      refs.map(async (r) => [r, await healthOf(cluster, r, options.expressions)] as const),
+    );
     last = new Map(polled.map(([r, h]) => [r, h.status === "Unknown" && last.has(r) ? last.get(r)! : h]));
     const statuses = [...last.values()].map((h) => h.status);
     if (statuses.every((s) => s === "Current")) return;

@@ -1,0 +1,43 @@
+// The Kustomization fields of Flux's v1 API that flotilla does not implement (kit/unsupported.ts).
+// Everything else in the CRD is implemented; healthCheckExprs, dependsOn[].readyExpr,
+// ignoreMissingComponents and postBuild.substituteStrategy included. v1beta's `validation` is a no-op in Flux too.
+import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
+import type { UnsupportedField } from "../kit/unsupported.js";
+
+/** Ignoring it once applied the remote cluster's objects to the management cluster. */
+export const KUBECONFIG_CONFIGMAP_REF: UnsupportedField<KustomizationSpec> = {
+  field: "spec.kubeConfig.configMapRef",
+  find: (s) => (s.kubeConfig?.configMapRef ? "spec.kubeConfig.configMapRef" : undefined),
+  instead:
+    "put the remote cluster's kubeconfig in a Secret and name it in spec.kubeConfig.secretRef " +
+    "(flotilla does not get cluster credentials from a cloud provider or workload identity)",
+};
+
+export const KUSTOMIZATION_UNSUPPORTED: UnsupportedField<KustomizationSpec>[] = [
+  KUBECONFIG_CONFIGMAP_REF,
+  {
+    field: "spec.decryption",
+    find: (s) => (s.decryption ? "spec.decryption" : undefined),
+    instead: "remove spec.decryption and create the Secrets another way (SOPS is not implemented)",
+    reason: "DecryptionFailed",
+    message: "SOPS decryption is not supported yet by flotilla",
+  },
+  {
+    field: "spec.sourceRef.kind ExternalArtifact",
+    find: (s) =>
+      (s.sourceRef?.kind as string) === "ExternalArtifact" ? "spec.sourceRef.kind 'ExternalArtifact'" : undefined,
+    instead: "use a GitRepository, or an OCIRepository or Bucket served by Flux's source-controller",
+  },
+  {
+    field: "spec.ignore",
+    find: (s) => (s.ignore?.length ? "spec.ignore" : undefined),
+    instead:
+      "remove spec.ignore; to stop flotilla overwriting an object annotate it " +
+      "kustomize.toolkit.fluxcd.io/ssa: IfNotPresent (or Ignore)",
+  },
+  {
+    field: "spec.buildMetadata",
+    find: (s) => (s.buildMetadata?.length ? "spec.buildMetadata" : undefined),
+    instead: "remove spec.buildMetadata; flotilla's kustomize does not add origin or transformer annotations",
+  },
+];
