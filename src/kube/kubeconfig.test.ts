@@ -77,5 +77,8 @@ describe("kubeconfig loading", () => {
       'kubeconfig f: context "nope" not found',
     );
     expect(() => endpointFromKubeconfig("a: [", { source: "f" })).toThrow(/kubeconfig f: not valid YAML/);
+    expect(() => endpointFromKubeconfig(`a: ${"[".repeat(10_000)}`, { source: "f" })).toThrow(
+      "kubeconfig f: not valid YAML: the kubeconfig nests collections deeper than 256 levels, flotilla's limit",
+    );
   });
 });

@@ -7,7 +7,7 @@
 // choice. Only a kubeconfig that is itself a file (the operator's) may point at other files.
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parse } from "yaml";
+import { parseBoundedYaml } from "../util/yaml-nesting.js";
 import type { ExecConfig } from "./credentials.js";
 import { KubeconfigError } from "./errors.js";
 
@@ -71,7 +71,7 @@ export function endpointFromKubeconfig(
   };
   let raw: RawKubeconfig;
   try {
-    raw = parse(text) as RawKubeconfig;
+    raw = parseBoundedYaml(text, "the kubeconfig") as RawKubeconfig;
   } catch (err) {
     return fail(`not valid YAML: ${(err as Error).message}`);
   }

@@ -1,14 +1,12 @@
-// Limits that keep a hostile YAML file from hurting the controller that builds it. Nesting: the
-// parser, the printer and every transformer recurse once per level, and V8 aborts the whole
-// process (not just the build) when a regular expression is compiled at the edge of the stack, as
-// 10 000 nested `[` do. Aliases: a "billion laughs" document of a few hundred bytes expands to
-// 10^9 nodes; go-yaml v3's own heuristic (and message) refuses it after a thousand or so.
+// Limits that keep a hostile YAML file from hurting the controller that builds it. Nesting (see
+// util/yaml-nesting.ts): the parser, the printer and every transformer recurse once per level.
+// Aliases: a "billion laughs" document of a few hundred bytes expands to 10^9 nodes; go-yaml v3's
+// own heuristic (and message) refuses it after a thousand or so nodes.
+import { MAX_YAML_NESTING, tooDeepMessage } from "../../util/yaml-nesting.js";
 
-/** Deepest nesting of collections a document may have (go-yaml allows 10 000; real manifests use < 50). */
-export const MAX_NESTING_DEPTH = 256;
+export const MAX_NESTING_DEPTH = MAX_YAML_NESTING;
 
-export const tooDeep = () =>
-  `document nests collections deeper than ${MAX_NESTING_DEPTH} levels, flotilla's limit for a manifest`;
+export const tooDeep = () => tooDeepMessage("document");
 
 export const EXCESSIVE_ALIASING = "document contains excessive aliasing";
 

@@ -6,7 +6,6 @@
 import { FlotillaError } from "../../util/errors.js";
 import {
   Composer,
-  type CST,
   type Document,
   isAlias,
   isMap,
@@ -20,6 +19,7 @@ import {
 } from "yaml";
 import type { Json } from "./emit.js";
 import { FALSE, NON_FINITE, PLAIN, plainScalarNote, QUOTED, resolvePlain, TRUE } from "./plain-scalars.js";
+import { tooDeepOffset } from "../../util/yaml-nesting.js";
 import { EXCESSIVE_ALIASING, excessiveAliasing, MAX_NESTING_DEPTH, tooDeep } from "./limits.js";
 import { defaultQuoted, type ScalarNote, setNote } from "./scalar-style.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
@@ -210,31 +210,12 @@ function anchoredNodes(doc: Document): Map<Node, Node | undefined> {
   return out;
 }
 
-/**
- * Offset of the first collection nested deeper than the limit, or undefined. Walks the concrete
- * syntax tree (which the library's parser builds without recursion) with its own stack, before the
- * library's composer, which recurses, ever sees it.
- */
-function tooDeepAt(token: CST.Token): number | undefined {
-  const stack: [CST.Token | undefined, number][] = [[token, 0]];
-  while (stack.length) {
-    const [t, depth] = stack.pop()!;
-    if (!t) continue;
-    if (t.type === "document") stack.push([t.value, depth]);
-    else if (t.type === "block-map" || t.type === "block-seq" || t.type === "flow-collection") {
-      if (depth >= MAX_NESTING_DEPTH) return t.offset;
-      for (const item of t.items) stack.push([(item as { key?: CST.Token }).key, depth + 1], [item.value, depth + 1]);
-    }
-  }
-  return undefined;
-}
-
 /** The `yaml` library's full parse (every YAML feature, positioned errors), nesting checked first. */
 export function parseYamlDocumentsFully(text: string, source: string, lineOf = lineIndex(text)): ParsedDocument[] {
   const tokens = Array.from(new Parser().parse(text));
   let documentIndex = 0;
   for (const token of tokens) {
-    const at = tooDeepAt(token);
+    const at = tooDeepOffset(token);
     if (at !== undefined) {
       const pos = lineOf(at);
       throw new YamlSyntaxError(source, documentIndex, pos.line, pos.column, tooDeep());
