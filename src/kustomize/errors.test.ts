@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildKustomization } from "./index.js";
 
@@ -65,5 +68,18 @@ describe("Flux's generated kustomization", () => {
     await expect(buildKustomization("test/fixtures/generate-kustomization")).rejects.toThrow(
       "unable to find one of 'kustomization.yaml'",
     );
+  });
+
+  it("never prints a secretGenerator literal that lacks '=' (a mistyped secret), but does a configMapGenerator's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kustomize-literal-"));
+    writeFileSync(
+      join(dir, "kustomization.yaml"),
+      "secretGenerator:\n- name: s\n  literals:\n  - token:hunter2-0451\n",
+    );
+    const message = await failure(dir);
+    expect(message).toContain("invalid literal source (not shown: a secretGenerator literal), expected key=value");
+    expect(message).not.toContain("hunter2");
+    writeFileSync(join(dir, "kustomization.yaml"), "configMapGenerator:\n- name: c\n  literals:\n  - color:blue\n");
+    expect(await failure(dir)).toContain("invalid literal source color:blue, expected key=value");
   });
 });
