@@ -59,16 +59,6 @@ describe("kustomize errors that help", () => {
       'field "vars" is not supported',
     );
   });
-});
-
-describe("Flux's generated kustomization", () => {
-  it("builds every manifest below a directory without kustomization file, taking nested kustomizations whole", async () => {
-    const out = await buildKustomization("test/fixtures/generate-kustomization", { generateKustomization: true });
-    expect(out.match(/name: \S+/g)).toEqual(["name: a", "name: b-c", "name: s"]);
-    await expect(buildKustomization("test/fixtures/generate-kustomization")).rejects.toThrow(
-      "unable to find one of 'kustomization.yaml'",
-    );
-  });
 
   it("never prints a secretGenerator literal that lacks '=' (a mistyped secret), but does a configMapGenerator's", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kustomize-literal-"));
@@ -81,5 +71,25 @@ describe("Flux's generated kustomization", () => {
     expect(message).not.toContain("hunter2");
     writeFileSync(join(dir, "kustomization.yaml"), "configMapGenerator:\n- name: c\n  literals:\n  - color:blue\n");
     expect(await failure(dir)).toContain("invalid literal source color:blue, expected key=value");
+  });
+});
+
+describe("Flux's generated kustomization", () => {
+  it("builds every manifest below a directory without kustomization file, taking nested kustomizations whole", async () => {
+    const out = await buildKustomization("test/fixtures/generate-kustomization", { generateKustomization: true });
+    expect(out.match(/name: \S+/g)).toEqual(["name: a", "name: b-c", "name: s"]);
+    await expect(buildKustomization("test/fixtures/generate-kustomization")).rejects.toThrow(
+      "unable to find one of 'kustomization.yaml'",
+    );
+  });
+
+  it("fails naming a YAML file it cannot read (a syntax error, an alias bomb) instead of leaving it out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kustomize-generate-"));
+    writeFileSync(join(dir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n");
+    writeFileSync(join(dir, "broken.yaml"), "a: [\n");
+    writeFileSync(join(dir, "notes.json"), "{ // not JSON\n");
+    await expect(buildKustomization(dir, { generateKustomization: true })).rejects.toThrow(
+      /^failed to decode Kubernetes YAML from broken\.yaml: document 1: invalid YAML at line \d+, column \d+: /,
+    );
   });
 });
