@@ -97,16 +97,21 @@ async function tenant(git: GitHttpServer, shard: string, prefix: string): Promis
         spec: { interval: "10m", prune: true, sourceRef: { kind: "GitRepository", name: "repo" }, ...spec },
       });
     },
-    waitReady: (name, timeoutMs = 90_000) =>
-      eventually(
+    async waitReady(name, timeoutMs = 90_000) {
+      let last = "";
+      return eventually(
         `Kustomization ${ns}/${name} Ready`,
         async () => {
           const k = await getKs(name);
           const c = k.status?.conditions?.find((x) => x.type === "Ready");
+          last = `${c?.reason}: ${c?.message}`;
           return c?.status === "True" && k.status?.observedGeneration === k.metadata.generation ? k : undefined;
         },
         timeoutMs,
-      ),
+      ).catch((err: Error) => {
+        throw new Error(`${err.message} (last Ready: ${last})`);
+      });
+    },
     waitNotReady: (name, reason, timeoutMs = 90_000) =>
       eventually(
         `Kustomization ${ns}/${name} not Ready${reason ? ` (${reason})` : ""}`,
