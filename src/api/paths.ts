@@ -17,7 +17,8 @@ export interface ResourcePath {
 export function apiPath(p: ResourcePath): string {
   let path = p.group ? `/apis/${p.group}/${p.version}` : `/api/${p.version}`;
   if (!p.resource) return path;
-  if (p.namespace) path += `/namespaces/${p.namespace}`;
+  // Names and namespaces come from manifests: escaped, so a '/' cannot add path segments.
+  if (p.namespace) path += `/namespaces/${encodeURIComponent(p.namespace)}`;
   path += `/${p.resource}`;
   if (p.name === undefined) return path;
   path += `/${encodeURIComponent(p.name)}`;

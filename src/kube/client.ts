@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, request } from "undici";
 import { clusterPool, fingerprintOf, type PoolEntry } from "./cluster-pool.js";
 import type { DynamicCredential } from "./credentials.js";
-import { type ApiStatus, apiErrorFrom, ConnectionError, TooManyRequestsError } from "./errors.js";
+import { type ApiStatus, apiErrorFrom, ConnectionError, KubeError, TooManyRequestsError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
 import type { RateLimit } from "./rate-limiter.js";
 
@@ -134,6 +134,17 @@ export class KubeClient {
   }
 
   url(path: string, query?: Query): URL {
+    // URL parsing resolves '.' and '..' segments (also escaped, %2e), which would turn an object's path
+    // into its parent's — a ConfigMap named '..' into its Namespace; client-go refuses such names too.
+    const dotSegment = path
+      .split("?")[0]!
+      .split("/")
+      .find((s) => /^(\.|%2e){1,2}$/i.test(s));
+    if (dotSegment !== undefined)
+      throw new KubeError(
+        `refusing the request path ${path}: '${dotSegment}' is not a valid object name or namespace`,
+        this.cluster,
+      );
     // Paths are absolute API paths; a server URL may carry a prefix (e.g. behind a proxy).
     const url = new URL(this.endpoint.server.replace(/\/$/, "") + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));

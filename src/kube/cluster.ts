@@ -54,11 +54,13 @@ export class Cluster {
     return new Cluster(this.client.as(impersonate));
   }
 
+  /**
+   * The user alone, as Flux does: the API server adds a service account's groups itself, and asking for
+   * them explicitly would need `impersonate` on groups cluster-wide, which a remote cluster's
+   * credential scoped to its namespaces (or a tenant's own token) does not hold.
+   */
   asServiceAccount(namespace: string, name: string): Cluster {
-    return this.as({
-      user: `system:serviceaccount:${namespace}:${name}`,
-      groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
-    });
+    return this.as({ user: `system:serviceaccount:${namespace}:${name}` });
   }
 
   mapping(ref: Pick<ObjectRef, "apiVersion" | "kind"> | GroupVersionKind): Promise<ResourceMapping> {

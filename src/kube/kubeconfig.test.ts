@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KubeconfigError } from "./errors.js";
-import { endpointFromKubeconfig } from "./kubeconfig.js";
+import { endpointFromKubeconfig, endpointFromKubeconfigFile } from "./kubeconfig.js";
 
 const config = (user: Record<string, unknown>, cluster: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -20,6 +23,28 @@ describe("kubeconfig loading", () => {
     const insecure = config({ token: "t" }, { "insecure-skip-tls-verify": true });
     expect(() => endpointFromKubeconfig(insecure, { source: "x" })).toThrow(KubeconfigError);
     expect(endpointFromKubeconfig(insecure, { source: "x", allowInsecureTls: true }).insecureSkipTlsVerify).toBe(true);
+  });
+
+  it("refuses token, certificate and key files in a kubeconfig that is not a file (a Secret's), naming the field", () => {
+    const secret = { source: "secret t1/own-kubeconfig" };
+    expect(() =>
+      endpointFromKubeconfig(config({ tokenFile: "/var/run/secrets/kubernetes.io/serviceaccount/token" }), secret),
+    ).toThrow(
+      `kubeconfig secret t1/own-kubeconfig: user "u" names a file (tokenFile), which is refused for a kubeconfig that is not itself a file: it would be read from the controller's disk; embed the value instead (token)`,
+    );
+    for (const [user, cluster, field] of [
+      [{ "client-certificate": "/etc/c.crt", "client-key-data": "eA==" }, {}, "client-certificate"],
+      [{ "client-certificate-data": "eA==", "client-key": "/etc/c.key" }, {}, "client-key"],
+      [{ token: "t" }, { "certificate-authority": "/etc/ca.crt" }, "certificate-authority"],
+    ] as const)
+      expect(() => endpointFromKubeconfig(config(user, cluster), secret)).toThrow(`names a file (${field})`);
+  });
+
+  it("lets a kubeconfig file (the operator's) name files relative to itself", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubeconfig-"));
+    writeFileSync(join(dir, "ca.crt"), "CA");
+    writeFileSync(join(dir, "kc"), config({ tokenFile: "token" }, { "certificate-authority": "ca.crt" }));
+    expect(endpointFromKubeconfigFile(join(dir, "kc"))).toMatchObject({ caPem: "CA", tokenFile: join(dir, "token") });
   });
 
   it("decodes embedded credentials and keeps tls-server-name and proxy", () => {
@@ -52,5 +77,8 @@ describe("kubeconfig loading", () => {
       'kubeconfig f: context "nope" not found',
     );
     expect(() => endpointFromKubeconfig("a: [", { source: "f" })).toThrow(/kubeconfig f: not valid YAML/);
+    expect(() => endpointFromKubeconfig(`a: ${"[".repeat(10_000)}`, { source: "f" })).toThrow(
+      "kubeconfig f: not valid YAML: the kubeconfig nests collections deeper than 256 levels, flotilla's limit",
+    );
   });
 });

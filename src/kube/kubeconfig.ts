@@ -1,10 +1,13 @@
 // Kubeconfig loading: resolves a context into the endpoint and credentials one cluster connection needs.
 // Exec plugins and insecure TLS are refused unless the caller allows them (Flux's
 // --insecure-kubeconfig-exec / --insecure-kubeconfig-tls), because a kubeconfig from a Secret
-// must not be able to run programs in the controller or switch off server verification.
+// must not be able to run programs in the controller or switch off server verification. Nor may
+// it name files (tokenFile, certificate and key paths): those are read from the controller's
+// disk, so a tenant could have the controller's own service-account token sent to a server of its
+// choice. Only a kubeconfig that is itself a file (the operator's) may point at other files.
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parse } from "yaml";
+import { parseBoundedYaml } from "../util/yaml-nesting.js";
 import type { ExecConfig } from "./credentials.js";
 import { KubeconfigError } from "./errors.js";
 
@@ -30,6 +33,8 @@ export interface KubeconfigOptions {
   context?: string;
   allowExec?: boolean;
   allowInsecureTls?: boolean;
+  /** Let the kubeconfig read token, certificate and key files; set for kubeconfig files. */
+  allowFiles?: boolean;
 }
 
 interface RawKubeconfig {
@@ -43,7 +48,7 @@ interface RawKubeconfig {
 /** The operator's own kubeconfig (`--kubeconfig`, KUBECONFIG) is trusted as kubectl trusts it: exec plugins
  * (EKS, GKE, OIDC) and insecure-skip-tls-verify are the operator's choice. Only kubeconfigs read from
  * Secrets, which tenants can write, are held to the refusals above. */
-export const OPERATOR_KUBECONFIG: KubeconfigOptions = { allowExec: true, allowInsecureTls: true };
+export const OPERATOR_KUBECONFIG: KubeconfigOptions = { allowExec: true, allowInsecureTls: true, allowFiles: true };
 
 export function endpointFromKubeconfigFile(path: string, options: KubeconfigOptions = {}): ClusterEndpoint {
   let text: string;
@@ -52,7 +57,7 @@ export function endpointFromKubeconfigFile(path: string, options: KubeconfigOpti
   } catch (err) {
     throw new KubeconfigError(`cannot read kubeconfig ${path}: ${(err as Error).message}`, path, { cause: err });
   }
-  return endpointFromKubeconfig(text, { ...options, source: path, baseDir: dirname(path) });
+  return endpointFromKubeconfig(text, { allowFiles: true, ...options, source: path, baseDir: dirname(path) });
 }
 
 /** Parses kubeconfig YAML (e.g. the `admin.conf` key of a Secret); `source` names it in errors. */
@@ -66,7 +71,7 @@ export function endpointFromKubeconfig(
   };
   let raw: RawKubeconfig;
   try {
-    raw = parse(text) as RawKubeconfig;
+    raw = parseBoundedYaml(text, "the kubeconfig") as RawKubeconfig;
   } catch (err) {
     return fail(`not valid YAML: ${(err as Error).message}`);
   }
@@ -94,9 +99,14 @@ export function endpointFromKubeconfig(
     );
   }
 
-  const material = (data: unknown, file: unknown, what: string): string | undefined => {
+  const refuseFile = (field: string, owner: string) =>
+    fail(
+      `${owner} names a file (${field}), which is refused for a kubeconfig that is not itself a file: it would be read from the controller's disk; embed the value instead (${field === "tokenFile" ? "token" : `${field}-data`})`,
+    );
+  const material = (data: unknown, file: unknown, what: string, owner: string): string | undefined => {
     if (typeof data === "string" && data) return Buffer.from(data, "base64").toString("utf8");
     if (typeof file === "string" && file) {
+      if (!options.allowFiles) refuseFile(what, owner);
       const full = isAbsolute(file) || !options.baseDir ? file : resolve(options.baseDir, file);
       try {
         return readFileSync(full, "utf8");
@@ -107,11 +117,19 @@ export function endpointFromKubeconfig(
     return undefined;
   };
   const endpoint: ClusterEndpoint = { name: contextName, server };
-  const ca = material(cluster["certificate-authority-data"], cluster["certificate-authority"], "certificate-authority");
-  const cert = material(user["client-certificate-data"], user["client-certificate"], "client-certificate");
-  const key = material(user["client-key-data"], user["client-key"], "client-key");
+  const clusterName = `cluster "${context.cluster}"`;
+  const userName = `user "${context.user}"`;
+  const ca = material(
+    cluster["certificate-authority-data"],
+    cluster["certificate-authority"],
+    "certificate-authority",
+    clusterName,
+  );
+  const cert = material(user["client-certificate-data"], user["client-certificate"], "client-certificate", userName);
+  const key = material(user["client-key-data"], user["client-key"], "client-key", userName);
   const token = typeof user.token === "string" ? user.token : undefined;
   if (!token && typeof user.tokenFile === "string" && user.tokenFile) {
+    if (!options.allowFiles) refuseFile("tokenFile", userName);
     endpoint.tokenFile =
       isAbsolute(user.tokenFile) || !options.baseDir ? user.tokenFile : resolve(options.baseDir, user.tokenFile);
   }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildKustomization } from "./index.js";
 
@@ -56,6 +59,19 @@ describe("kustomize errors that help", () => {
       'field "vars" is not supported',
     );
   });
+
+  it("never prints a secretGenerator literal that lacks '=' (a mistyped secret), but does a configMapGenerator's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kustomize-literal-"));
+    writeFileSync(
+      join(dir, "kustomization.yaml"),
+      "secretGenerator:\n- name: s\n  literals:\n  - token:hunter2-0451\n",
+    );
+    const message = await failure(dir);
+    expect(message).toContain("invalid literal source (not shown: a secretGenerator literal), expected key=value");
+    expect(message).not.toContain("hunter2");
+    writeFileSync(join(dir, "kustomization.yaml"), "configMapGenerator:\n- name: c\n  literals:\n  - color:blue\n");
+    expect(await failure(dir)).toContain("invalid literal source color:blue, expected key=value");
+  });
 });
 
 describe("Flux's generated kustomization", () => {
@@ -64,6 +80,16 @@ describe("Flux's generated kustomization", () => {
     expect(out.match(/name: \S+/g)).toEqual(["name: a", "name: b-c", "name: s"]);
     await expect(buildKustomization("test/fixtures/generate-kustomization")).rejects.toThrow(
       "unable to find one of 'kustomization.yaml'",
+    );
+  });
+
+  it("fails naming a YAML file it cannot read (a syntax error, an alias bomb) instead of leaving it out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kustomize-generate-"));
+    writeFileSync(join(dir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n");
+    writeFileSync(join(dir, "broken.yaml"), "a: [\n");
+    writeFileSync(join(dir, "notes.json"), "{ // not JSON\n");
+    await expect(buildKustomization(dir, { generateKustomization: true })).rejects.toThrow(
+      /^failed to decode Kubernetes YAML from broken\.yaml: document 1: invalid YAML at line \d+, column \d+: /,
     );
   });
 });

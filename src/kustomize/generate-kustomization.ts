@@ -1,28 +1,37 @@
 // Flux's behaviour for a path without a kustomization file: build every Kubernetes manifest below it,
 // as if a kustomization listed them — directories with their own kustomization are taken whole.
+// YAML that is not a Kubernetes object is left out; YAML that cannot be read (a syntax error, an
+// alias bomb, nesting past the limit) fails the build naming the file, as Flux's generator does,
+// instead of leaving the file out and applying the rest as if it were not there.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { confinedRealpath } from "../util/confined-path.js";
 import { findKustomizationFile, type KustomizationFile } from "./kustomization-file.js";
-import { parseYamlDocuments } from "./yaml/parse.js";
+import { KustomizeError } from "./errors.js";
+import { parseYamlDocuments, YamlSyntaxError } from "./yaml/parse.js";
 
-function isManifest(path: string): boolean {
+function isManifest(path: string, root: string): boolean {
+  let docs;
   try {
-    const docs = parseYamlDocuments(readFileSync(path, "utf8"), path);
-    return (
-      docs.length > 0 &&
-      docs.every(
-        (d) =>
-          d.value !== null &&
-          typeof d.value === "object" &&
-          !Array.isArray(d.value) &&
-          "apiVersion" in d.value &&
-          "kind" in d.value,
-      )
-    );
-  } catch {
-    return false; // not YAML we can read: not a manifest (Flux skips it too)
+    docs = parseYamlDocuments(readFileSync(path, "utf8"), relative(root, path));
+  } catch (err) {
+    // Flux reads .yaml and .yml only; an unreadable .json file stays left out, as before.
+    if (err instanceof YamlSyntaxError && /\.ya?ml$/.test(path))
+      throw new KustomizeError(`failed to decode Kubernetes YAML from ${err.message}`);
+    if (err instanceof YamlSyntaxError) return false;
+    throw err;
   }
+  return (
+    docs.length > 0 &&
+    docs.every(
+      (d) =>
+        d.value !== null &&
+        typeof d.value === "object" &&
+        !Array.isArray(d.value) &&
+        "apiVersion" in d.value &&
+        "kind" in d.value,
+    )
+  );
 }
 
 /**
@@ -42,7 +51,7 @@ export function generateKustomization(root: string, confineTo?: string): Kustomi
       if (entry.isDirectory()) {
         if (findKustomizationFile(full)) resources.push(relative(root, full));
         else walk(full);
-      } else if (/\.(ya?ml|json)$/.test(entry.name) && isManifest(full)) resources.push(relative(root, full));
+      } else if (/\.(ya?ml|json)$/.test(entry.name) && isManifest(full, root)) resources.push(relative(root, full));
     }
   };
   walk(root);

@@ -77,4 +77,11 @@ describe("redaction of Secret values", () => {
     const msg = `Invalid value: "topsecret" and ${Buffer.from("topsecret").toString("base64")} and other-secret and ${Buffer.from("other-secret").toString("base64")}`;
     expect(r.redact(msg)).toBe('Invalid value: "***" and *** and *** and ***');
   });
+
+  it("removes values known to be secret from elsewhere (substituted from a Secret), plain and base64", () => {
+    const r = new Redactor().addValues(["db-pass-0451"]);
+    expect(r.redact(`value "db-pass-0451" (${Buffer.from("db-pass-0451").toString("base64")})`)).toBe(
+      'value "***" (***)',
+    );
+  });
 });

@@ -11,3 +11,4 @@ export { type FieldChange } from "./diff.js";
 export { ResourceManager, type ResourceManagerOptions } from "./manager.js";
 export { type PlanAction, type PlanEntry } from "./plan-entry.js";
 export { type PruneResult, pruneStale } from "./prune.js";
+export { Redactor } from "./redact.js";

@@ -29,6 +29,15 @@ export class Redactor {
     }
   }
 
+  /** Values known to be secret from elsewhere (e.g. read from a Secret for substitution). */
+  addValues(values: Iterable<string>): this {
+    for (const v of values) {
+      this.add(v);
+      this.add(Buffer.from(v).toString("base64"));
+    }
+    return this;
+  }
+
   private add(value: string): void {
     const v = value.trim();
     if (v.length >= MIN_LENGTH) this.values.add(v);

@@ -2,6 +2,8 @@
 // build at spec.path, server-side apply to the target cluster (this one, or the kubeconfig Secret's,
 // impersonating the service account there), inventory, prune of what was removed (never because a
 // source failed or a render came out empty), health, and status with Flux's conditions and history.
+// A failure's message goes to status, an event and the log: it is redacted of every Secret value the
+// attempt handled (Secrets in the set, values substituted from Secrets), wherever the text came from.
 import { createHash } from "node:crypto";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
@@ -16,6 +18,7 @@ import {
   hasChanged,
   inventoryFromChangeSet,
   pruneStale,
+  Redactor,
   ResourceManager,
   ResourceManagerError,
   staleEntries,
@@ -95,14 +98,17 @@ export class KustomizationReconciler implements Reconciler {
     const started = Date.now();
     const attempt: Attempt = { conditions: [...(ks.status?.conditions ?? [])], phases: { started: started } };
     let outcome: Outcome;
+    const secrets = new Redactor();
     try {
-      await this.attempt(ks, path, attempt, ctx);
+      await this.attempt(ks, path, attempt, ctx, secrets);
       attempt.phases.done = Date.now();
       ctx.log.debug("reconcile phases", phaseDurations(attempt.phases));
       outcome = { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}` };
     } catch (err) {
       outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m));
-      if (outcome instanceof HealthCheckFailure) attempt.conditions = outcome.conditions;
+      outcome.message = secrets.redact(outcome.message);
+      if (outcome instanceof HealthCheckFailure)
+        attempt.conditions = outcome.conditions.map((c) => ({ ...c, message: secrets.redact(c.message) }));
     }
     return this.finisher.finish(ks, path, ctx, {
       outcome,
@@ -113,7 +119,13 @@ export class KustomizationReconciler implements Reconciler {
   }
 
   /** One pass from dependencies to health; throws a ReconcileFailure naming Flux's reason. */
-  private async attempt(ks: Kustomization, path: string, attempt: Attempt, ctx: ReconcileContext): Promise<void> {
+  private async attempt(
+    ks: Kustomization,
+    path: string,
+    attempt: Attempt,
+    ctx: ReconcileContext,
+    secrets: Redactor,
+  ): Promise<void> {
     const spec = ks.spec;
     refuseUnsupported(spec, KUSTOMIZATION_UNSUPPORTED);
     const healthExprs = compileHealthChecks(spec);
@@ -132,7 +144,8 @@ export class KustomizationReconciler implements Reconciler {
       await this.markProgressing(ks, path, attempt);
     attempt.phases.fetched = Date.now();
     const target = await targetCluster(this.cluster, ks, this.options.defaultServiceAccount);
-    const objects = await this.build(ks, fetched.dir);
+    const objects = await this.build(ks, fetched.dir, secrets);
+    secrets.addObjects(objects);
     attempt.phases.built = Date.now();
     attempt.digest = `sha256:${createHash("sha256").update(JSON.stringify(objects)).digest("hex")}`;
     const owner = { group: KUSTOMIZE_GROUP, name: ks.metadata.name, namespace: ks.metadata.namespace! };
@@ -177,8 +190,8 @@ export class KustomizationReconciler implements Reconciler {
     attempt.conditions = await checkHealth(ks, target, changeSet, attempt.conditions, healthExprs);
   }
 
-  private async build(ks: Kustomization, dir: string): Promise<KubeObject[]> {
-    const vars = await substitutionVariables(this.cluster, ks);
+  private async build(ks: Kustomization, dir: string, secrets: Redactor): Promise<KubeObject[]> {
+    const vars = await substitutionVariables(this.cluster, ks, secrets);
     try {
       return buildKustomizationObjects(dir, ks.spec, vars, this.options.strictSubstitutions ?? false);
     } catch (err) {

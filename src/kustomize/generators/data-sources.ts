@@ -19,9 +19,11 @@ function removeQuotes(s: string): string {
   return s[0] === '"' || s[0] === "'" ? s.slice(1, -1) : s;
 }
 
-function literal(source: string, where: string): DataEntry {
+function literal(source: string, where: string, secret: boolean): DataEntry {
   const eq = source.indexOf("=");
-  if (eq <= 0) throw new KustomizeError(`${where}: invalid literal source ${source}, expected key=value`);
+  // kustomize prints the literal; a secretGenerator's (`token:s3cret`, a mistyped `=`) is a secret value.
+  const shown = secret ? "(not shown: a secretGenerator literal)" : source;
+  if (eq <= 0) throw new KustomizeError(`${where}: invalid literal source ${shown}, expected key=value`);
   return { key: source.slice(0, eq), value: removeQuotes(source.slice(eq + 1)) };
 }
 
@@ -41,13 +43,13 @@ function envFile(text: string): DataEntry[] {
   return out;
 }
 
-export function collectData(args: GeneratorArgs, loader: Loader, where: string): DataEntry[] {
+export function collectData(args: GeneratorArgs, loader: Loader, where: string, secret = false): DataEntry[] {
   const entries: DataEntry[] = [];
   for (const env of [...(args.envs ?? []), ...(args.env ? [args.env] : [])]) {
     const path = loader.resolve(env, "envs", where);
     entries.push(...envFile(loader.read(path)));
   }
-  for (const l of args.literals ?? []) entries.push(literal(l, where));
+  for (const l of args.literals ?? []) entries.push(literal(l, where, secret));
   for (const f of args.files ?? []) {
     const eq = f.indexOf("=");
     const [key, rel] = eq > 0 ? [f.slice(0, eq), f.slice(eq + 1)] : [basename(f), f];

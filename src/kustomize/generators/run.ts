@@ -37,7 +37,7 @@ function generate(
     throw new KustomizeError(
       `${where}: a ${kind === "ConfigMap" ? "configMapGenerator" : "secretGenerator"} entry has no name`,
     );
-  const entries = collectData(args, loader, where);
+  const entries = collectData(args, loader, where, kind === "Secret");
   const metadata: JsonObject = { name: args.name };
   if (args.namespace) metadata.namespace = args.namespace;
   if (Object.keys(opts.labels ?? {}).length) metadata.labels = { ...opts.labels };

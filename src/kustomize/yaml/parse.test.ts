@@ -3,6 +3,27 @@ import { describe, expect, it } from "vitest";
 import { toYaml } from "./emit.js";
 import { parseYamlDocuments, YamlSyntaxError } from "./parse.js";
 import { resolvePlain } from "./plain-scalars.js";
+import { MAX_NESTING_DEPTH } from "./limits.js";
+
+/** "Billion laughs": nine levels of nine aliases, 9^9 strings once expanded. */
+export function aliasBomb(): string {
+  const names = "abcdefghi";
+  let text = `a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n`;
+  for (let i = 1; i < names.length; i++)
+    text += `${names[i]}: &${names[i]} [${Array(9)
+      .fill(`*${names[i - 1]}`)
+      .join(", ")}]\n`;
+  return text;
+}
+
+const errorOf = (text: string, source = "f.yaml") => {
+  try {
+    parseYamlDocuments(text, source);
+  } catch (e) {
+    return e as YamlSyntaxError;
+  }
+  throw new Error("parsed");
+};
 
 describe("reading YAML as kustomize reads it", () => {
   it("round-trips to exactly what the real kustomize prints (golden file from kustomize)", () => {
@@ -33,5 +54,33 @@ describe("reading YAML as kustomize reads it", () => {
     })();
     expect(err).toBeInstanceOf(YamlSyntaxError);
     expect(err!.message).toMatch(/^bad\.yaml: document 2: invalid YAML at line \d+, column \d+: /);
+  });
+
+  it("refuses a billion-laughs alias bomb quickly with go-yaml's message, and keeps ordinary aliases", () => {
+    const started = Date.now();
+    const err = errorOf(aliasBomb(), "bomb.yaml");
+    expect(err.message).toMatch(
+      /^bomb\.yaml: document 1: invalid YAML at line \d+, column \d+: document contains excessive aliasing$/,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    const small = parseYamlDocuments("a: &a [1, 2]\nb: *a\nc: {<<: {x: 1}, y: 2}\n", "ok.yaml");
+    expect(small[0]!.value).toEqual({ a: [1, 2], b: [1, 2], c: { x: 1, y: 2 } });
+  });
+
+  it(`refuses nesting deeper than ${MAX_NESTING_DEPTH} levels in flow, block and alias form, without exhausting the stack`, () => {
+    const deep = (n: number) => `a: ${"[".repeat(n)}${"]".repeat(n)}\n`;
+    expect(() => parseYamlDocuments(deep(MAX_NESTING_DEPTH - 2), "ok.yaml")).not.toThrow();
+    for (const n of [MAX_NESTING_DEPTH, 10_000, 100_000])
+      expect(errorOf(deep(n)).message).toMatch(/: document nests collections deeper than 256 levels/);
+    let block = "";
+    for (let i = 0; i < MAX_NESTING_DEPTH + 10; i++) block += `${" ".repeat(i)}k:\n`;
+    expect(errorOf(block).message).toMatch(/deeper than 256 levels/);
+    let compact = "";
+    for (let i = 0; i < MAX_NESTING_DEPTH + 10; i++) compact += `${"  ".repeat(i)}- k:\n`;
+    expect(errorOf(compact).message).toMatch(/deeper than 256 levels/);
+    // Padding keeps the share of aliased nodes under go-yaml's ratio, so the depth limit is what fires.
+    let anchors = `pad: [${Array.from({ length: 2000 }, (_, i) => i).join(", ")}]\nl0: &l0 [x]\n`;
+    for (let i = 1; i < MAX_NESTING_DEPTH + 10; i++) anchors += `l${i}: &l${i} [*l${i - 1}]\n`;
+    expect(errorOf(anchors).message).toMatch(/deeper than 256 levels/);
   });
 });

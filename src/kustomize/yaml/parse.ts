@@ -1,9 +1,11 @@
 // Reading YAML as kustomize (kyaml, on go-yaml v3) reads it: plain scalars resolved by go-yaml v3's
 // rules (YAML 1.2 booleans — `yes`/`on` stay strings — but Go's integer syntax, so `0123` is octal),
 // quoted scalars always strings, anchors, aliases and merge keys expanded. Errors name the source,
-// the document index and the line and column.
+// the document index and the line and column. Nesting depth and alias expansion are limited
+// (limits.ts) before and while the document is converted, so a hostile file fails fast.
 import { FlotillaError } from "../../util/errors.js";
 import {
+  Composer,
   type Document,
   isAlias,
   isMap,
@@ -11,11 +13,14 @@ import {
   isScalar,
   isSeq,
   type Node,
-  parseAllDocuments,
+  Parser,
   type Scalar,
+  visit,
 } from "yaml";
 import type { Json } from "./emit.js";
 import { FALSE, NON_FINITE, PLAIN, plainScalarNote, QUOTED, resolvePlain, TRUE } from "./plain-scalars.js";
+import { tooDeepOffset } from "../../util/yaml-nesting.js";
+import { EXCESSIVE_ALIASING, excessiveAliasing, MAX_NESTING_DEPTH, tooDeep } from "./limits.js";
 import { defaultQuoted, type ScalarNote, setNote } from "./scalar-style.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
 
@@ -55,6 +60,12 @@ interface Context {
   source: string;
   index: number;
   lineOf(offset: number): { line: number; column: number };
+  /** Each alias's anchored node, found in one pass (the library's own lookup walks the document per alias). */
+  anchored: Map<Node, Node | undefined>;
+  /** Nodes converted so far, and how many of them while expanding an alias (go-yaml's counters). */
+  decoded: number;
+  fromAliases: number;
+  aliasDepth: number;
 }
 
 function fail(ctx: Context, node: Node | null | undefined, detail: string): never {
@@ -86,17 +97,27 @@ function scalarNote(node: Node | null | undefined, value: Json): ScalarNote | un
   return plainScalarNote(text, value);
 }
 
-function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): Json {
+function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>, depth = 0): Json {
   if (node === null || node === undefined) return null;
+  ctx.decoded++;
+  if (ctx.aliasDepth > 0) ctx.fromAliases++;
+  if (excessiveAliasing(ctx.decoded, ctx.fromAliases)) fail(ctx, node, EXCESSIVE_ALIASING);
   if (isAlias(node)) {
-    const target = node.resolve(ctx.doc);
+    const target = ctx.anchored.get(node);
     if (!target) fail(ctx, node, `unknown alias *${node.source}`);
     if (seen.has(target)) fail(ctx, node, `alias *${node.source} refers to itself`);
-    return toJson(ctx, target, new Set([...seen, target]));
+    ctx.aliasDepth++;
+    try {
+      return toJson(ctx, target, new Set([...seen, target]), depth);
+    } finally {
+      ctx.aliasDepth--;
+    }
   }
   if (isScalar(node)) return scalarValue(ctx, node);
+  // Aliases can nest deeper than the text does (each anchor one level around the previous one).
+  if (depth >= MAX_NESTING_DEPTH) fail(ctx, node, tooDeep());
   if (isSeq(node)) {
-    const out = node.items.map((item) => toJson(ctx, item as Node, seen));
+    const out = node.items.map((item) => toJson(ctx, item as Node, seen, depth + 1));
     node.items.forEach((item, i) => {
       const note = scalarNote(item as Node, out[i]!);
       if (note) setNote(out, i, note);
@@ -114,7 +135,7 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>): J
       if (keyNode.type === "PLAIN" && !keyNode.tag && key !== "<<" && typeof resolvePlain(key) !== "string") {
         fail(ctx, keyNode, `mapping key ${key} is not a string; quote it`);
       }
-      const value = toJson(ctx, pair.value as Node, seen);
+      const value = toJson(ctx, pair.value as Node, seen, depth + 1);
       if (key === "<<" && isScalar(keyNode) && keyNode.type === "PLAIN") {
         for (const m of Array.isArray(value) ? value : [value]) {
           if (m && typeof m === "object" && !Array.isArray(m)) merged.push(m);
@@ -176,10 +197,33 @@ export function parseYamlDocuments(text: string, source: string): ParsedDocument
   return parseSimpleYaml(text) ?? parseYamlDocumentsFully(text, source, lineOf);
 }
 
-/** The `yaml` library's full parse (every YAML feature, positioned errors). */
+/** The node each alias refers to: the latest node before it with that anchor, as the library resolves it. */
+function anchoredNodes(doc: Document): Map<Node, Node | undefined> {
+  const latest = new Map<string, Node>();
+  const out = new Map<Node, Node | undefined>();
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) out.set(node, latest.get(node.source));
+      else if (node.anchor) latest.set(node.anchor, node);
+    },
+  });
+  return out;
+}
+
+/** The `yaml` library's full parse (every YAML feature, positioned errors), nesting checked first. */
 export function parseYamlDocumentsFully(text: string, source: string, lineOf = lineIndex(text)): ParsedDocument[] {
-  const docs = parseAllDocuments(text, { schema: "failsafe", uniqueKeys: false, prettyErrors: false, merge: false });
-  const list = Array.isArray(docs) ? docs : [docs];
+  const tokens = Array.from(new Parser().parse(text));
+  let documentIndex = 0;
+  for (const token of tokens) {
+    const at = tooDeepOffset(token);
+    if (at !== undefined) {
+      const pos = lineOf(at);
+      throw new YamlSyntaxError(source, documentIndex, pos.line, pos.column, tooDeep());
+    }
+    if (token.type === "document") documentIndex++;
+  }
+  const composer = new Composer({ schema: "failsafe", uniqueKeys: false, prettyErrors: false, merge: false });
+  const list = Array.from(composer.compose(tokens));
   const out: ParsedDocument[] = [];
   list.forEach((doc, index) => {
     const error = doc.errors[0];
@@ -193,7 +237,9 @@ export function parseYamlDocumentsFully(text: string, source: string, lineOf = l
         error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, ""),
       );
     }
-    const value = toJson({ doc, source, index, lineOf }, doc.contents as Node, new Set());
+    const anchored = anchoredNodes(doc);
+    const ctx: Context = { doc, source, index, lineOf, anchored, decoded: 0, fromAliases: 0, aliasDepth: 0 };
+    const value = toJson(ctx, doc.contents as Node, new Set());
     if (value !== null) out.push({ value, index });
   });
   return out;

@@ -7,6 +7,7 @@
 // two over every YAML file of the kustomize corpus. It exists because the general-purpose parser
 // was the largest cost of a build (about 150 ns per byte).
 import type { Json } from "./emit.js";
+import { MAX_NESTING_DEPTH } from "./limits.js";
 import { plainScalarNote, QUOTED, resolvePlain } from "./plain-scalars.js";
 import { type ScalarNote, setNote } from "./scalar-style.js";
 
@@ -81,6 +82,8 @@ const BLOCK_HEADER = /^\|(-?)$/;
 
 class Reader {
   private i = 0;
+  /** Blocks open; past the limit the full parser takes over and reports it. */
+  private depth = 0;
   constructor(private readonly lines: Line[]) {
     this.skip();
   }
@@ -154,7 +157,26 @@ class Reader {
     return { value, note: QUOTED };
   }
 
+  /** Runs `read` one level deeper. */
+  private nested<T>(read: () => T): T {
+    if (this.depth >= MAX_NESTING_DEPTH) throw new Unsupported();
+    this.depth++;
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private mapping(indent: number): Record<string, Json> {
+    return this.nested(() => this.mappingBody(indent));
+  }
+
+  private sequence(indent: number): Json[] {
+    return this.nested(() => this.sequenceBody(indent));
+  }
+
+  private mappingBody(indent: number): Record<string, Json> {
     const out: Record<string, Json> = {};
     while (!this.done()) {
       const line = this.line!;
@@ -176,7 +198,7 @@ class Reader {
     return out;
   }
 
-  private sequence(indent: number): Json[] {
+  private sequenceBody(indent: number): Json[] {
     const out: Json[] = [];
     while (!this.done()) {
       const line = this.line!;

@@ -7,7 +7,7 @@ import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { confinedRealpath } from "../../util/confined-path.js";
-import { parse } from "yaml";
+import { parseBoundedYaml } from "../../util/yaml-nesting.js";
 
 export interface ChartDependency {
   name: string;
@@ -27,7 +27,9 @@ export class ChartDependencyError extends FlotillaError {
 }
 
 export function readDependencies(chartDir: string): ChartDependency[] {
-  const meta = parse(readFileSync(join(chartDir, "Chart.yaml"), "utf8")) as { dependencies?: ChartDependency[] } | null;
+  const meta = parseBoundedYaml(readFileSync(join(chartDir, "Chart.yaml"), "utf8"), "Chart.yaml") as {
+    dependencies?: ChartDependency[];
+  } | null;
   return (meta?.dependencies ?? []).filter((d) => d && typeof d.name === "string");
 }
 

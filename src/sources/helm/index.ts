@@ -1,6 +1,6 @@
 // Helm repository indexes: download with the repository's credentials, parse, and choose a chart
 // version the way helm does (highest version satisfying the constraint; `*` means latest stable).
-import { parse } from "yaml";
+import { parseBoundedYaml } from "../../util/yaml-nesting.js";
 import { maxSatisfying } from "../semver.js";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { TlsMaterial } from "./tls.js";
@@ -61,7 +61,7 @@ export function parseIndex(data: Buffer): HelmIndex {
   try {
     index = JSON.parse(text) as HelmIndex;
   } catch {
-    index = parse(text) as HelmIndex;
+    index = parseBoundedYaml(text, "the repository index") as HelmIndex;
   }
   if (!index || typeof index !== "object" || !index.apiVersion) throw new Error("no API version specified");
   index.entries ??= {};

@@ -4,7 +4,7 @@
 import { FlotillaError } from "../../util/errors.js";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
+import { parseBoundedYaml } from "../../util/yaml-nesting.js";
 import { type HelmHome, runHelm, withHelmHome } from "../../binaries/helm/index.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import {
@@ -28,7 +28,7 @@ export interface ChartMetadata {
 export function readChartMetadata(dir: string): ChartMetadata {
   const file = join(dir, "Chart.yaml");
   if (!existsSync(file)) throw new ChartPackageError(`no Chart.yaml found in '${dir}'`);
-  const meta = parse(readFileSync(file, "utf8")) as Partial<ChartMetadata> | null;
+  const meta = parseBoundedYaml(readFileSync(file, "utf8"), "Chart.yaml") as Partial<ChartMetadata> | null;
   if (!meta?.name) throw new ChartPackageError("validation: chart.metadata.name is required");
   if (!meta.version) throw new ChartPackageError("validation: chart.metadata.version is required");
   return { name: String(meta.name), version: String(meta.version) };

@@ -5,7 +5,8 @@ import { FlotillaError } from "../../util/errors.js";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { confinedRealpath } from "../../util/confined-path.js";
 import { join, normalize, sep } from "node:path";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
+import { parseBoundedYaml } from "../../util/yaml-nesting.js";
 
 export class ValuesFilesError extends FlotillaError {
   override name = "ValuesFilesError";
@@ -51,7 +52,7 @@ export function mergeValuesFiles(
     }
     let parsed: unknown;
     try {
-      parsed = parse(readFileSync(full, "utf8")) ?? {};
+      parsed = parseBoundedYaml(readFileSync(full, "utf8"), "the values file") ?? {};
     } catch (err) {
       throw new ValuesFilesError(`unmarshaling values from '${file}' failed: ${(err as Error).message}`);
     }
