@@ -30,7 +30,7 @@ import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, HealthCheckFailure } from "./health.js";
 import { type Attempt, attemptStatus, phaseDurations, progressingConditions } from "./attempt.js";
-import { impersonationHint, targetCluster } from "./target-cluster.js";
+import { credentialsHint, impersonationHint, targetCluster } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
 
@@ -144,7 +144,7 @@ export class KustomizationReconciler implements Reconciler {
     } catch (err) {
       throw new ReconcileFailure(
         "ReconciliationFailed",
-        `${(err as Error).message}${impersonationHint(ks, this.options.defaultServiceAccount, err)}`,
+        `${(err as Error).message}${impersonationHint(ks, this.options.defaultServiceAccount, err)}${credentialsHint(ks, err)}`,
       );
     }
     attempt.phases.applied = Date.now();
