@@ -5,7 +5,8 @@
 // valid certificate is kustomization-credential-rotation's subject.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planeCluster, testNamespace } from "../support/fleet-context.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
+import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { configMap, type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 import { issueKubeconfig } from "../support/plane-identity.js";
 
@@ -38,11 +39,19 @@ async function remote(): Promise<Record<string, { uid: string; v: string }>> {
 
 /** A requested reconcile fails with `pattern` in the Ready message; nothing changed on the tenant. */
 async function refusedWithoutHarm(pattern: RegExp, v1: Awaited<ReturnType<typeof remote>>, rev1: string) {
-  await h.reconcileNow("revoke");
-  const ks = await h.getKs("revoke");
+  const at = new Date().toISOString();
+  await h.mgmt.client.patch(h.ksPath("revoke"), "merge", {
+    metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+  });
+  // Read as one state: a reconcile queued behind the requested one shows Ready=Unknown while it runs.
+  const ks = await eventually("the requested reconcile refused", async () => {
+    const k = await h.getKs("revoke");
+    const ready = k.status?.conditions?.find((c) => c.type === "Ready");
+    return k.status?.lastHandledReconcileAt === at && ready?.status === "False" && pattern.test(ready.message)
+      ? k
+      : undefined;
+  });
   const ready = ks.status!.conditions!.find((c) => c.type === "Ready")!;
-  expect(ready.status).toBe("False");
-  expect(ready.message).toMatch(pattern);
   expect(ks.status!.lastAppliedRevision).toBe(rev1);
   expect(ks.status!.inventory!.entries.map((e) => e.id).sort()).toEqual([
     `${remoteNs}_a__ConfigMap`,

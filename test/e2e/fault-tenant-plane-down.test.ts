@@ -4,7 +4,9 @@
 // every new commit; when tenant1 is back it converges, its objects never pruned or re-created.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startComponent, stopComponent } from "../../src/local/index.js";
-import { plane, planeCluster, testFleet, testNamespace } from "../support/fleet-context.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
+import type { Condition } from "../../src/api/meta/conditions.js";
+import { eventually, plane, planeCluster, testFleet, testNamespace } from "../support/fleet-context.js";
 import { configMap, type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
 const OUTAGE_MS = 120_000;
@@ -27,6 +29,26 @@ async function remote(t: keyof typeof tenants): Promise<Record<string, { uid: st
     `/api/v1/namespaces/${remoteNs[t]}/configmaps?labelSelector=${encodeURIComponent("kustomize.toolkit.fluxcd.io/name")}`,
   );
   return Object.fromEntries(list.items.map((i) => [i.metadata.name, { uid: i.metadata.uid, v: i.data.v }]));
+}
+
+/**
+ * Requests a reconcile of tenant1's Kustomization and waits until it is observed failing at `head`
+ * (read as one state: a reconcile the new commit triggers may show Ready=Unknown in between).
+ */
+async function refusedAt(head: string): Promise<Condition> {
+  const at = new Date().toISOString();
+  await h.mgmt.client.patch(h.ksPath("tenant1"), "merge", {
+    metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+  });
+  return eventually("tenant1's requested reconcile failing at the new commit", async () => {
+    const k = await h.getKs("tenant1");
+    const ready = k.status?.conditions?.find((c) => c.type === "Ready");
+    return k.status?.lastHandledReconcileAt === at &&
+      k.status.lastAttemptedRevision === head &&
+      ready?.status === "False"
+      ? ready
+      : undefined;
+  });
 }
 
 beforeAll(async () => {
@@ -66,13 +88,9 @@ describe("fault: a tenant plane down for minutes", () => {
       round++;
       await h.commit(files(String(round)), `v${round}`);
       head = `main@sha1:${await h.repo.head()}`;
-      await h.reconcileNow("tenant1");
-      const t1 = await h.getKs("tenant1");
-      const ready = t1.status!.conditions!.find((c) => c.type === "Ready")!;
-      expect(ready.status).toBe("False");
+      const ready = await refusedAt(head);
       expect(ready.message).toContain(`https://127.0.0.1:${plane("tenant1").port}`);
       expect(ready.message).toMatch(/unreachable/);
-      expect(t1.status!.lastAttemptedRevision).toBe(head);
       await h.reconcileNow("tenant2");
       const t2 = await h.waitReady("tenant2");
       expect(t2.status!.lastAppliedRevision).toBe(head);
