@@ -3,7 +3,8 @@
 // negative-polarity condition naming the failing step on failure.
 import { setCondition } from "../runtime/conditions.js";
 import type { Condition } from "../api/meta/conditions.js";
-import type { ReconcileFailure } from "./kit/failure.js";
+import { ArtifactStorageError } from "../sources/artifact/errors.js";
+import { asFailure, ReconcileFailure } from "./kit/failure.js";
 
 const FAILURE_CONDITIONS = [
   "FetchFailed",
@@ -48,4 +49,14 @@ export function failedStep(
     message: failure.message,
     observedGeneration: generation,
   });
+}
+
+/**
+ * `err` as a source reconciler's failure: an artifact that could not be written (a full disk) is
+ * Flux's StorageOperationFailed/ArchiveOperationFailed, anything else what `wrap` makes of it.
+ */
+export function sourceFailure(err: unknown, wrap: (message: string) => ReconcileFailure): ReconcileFailure {
+  if (err instanceof ArtifactStorageError)
+    return new ReconcileFailure("ArchiveOperationFailed", err.message, { condition: "StorageOperationFailed" });
+  return asFailure(err, wrap);
 }

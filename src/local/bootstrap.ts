@@ -7,6 +7,7 @@ import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import { KubeError } from "../kube/errors.js";
 import { KWOK_NODE_ANNOTATION } from "./components.js";
+import { LOOPBACK } from "./ports.js";
 import {
   adminKubeconfigSecret,
   adminKubeconfigSecretName,
@@ -53,6 +54,12 @@ export async function isApiserverReady(client: KubeClient): Promise<boolean> {
     if (err instanceof KubeError) return false;
     throw err;
   }
+}
+
+/** The shared etcd answers /health with health "true". */
+export async function isEtcdHealthy(port: number): Promise<boolean> {
+  const res = await fetch(`http://${LOOPBACK}:${port}/health`, { signal: AbortSignal.timeout(2000) });
+  return res.ok && ((await res.json()) as { health?: string }).health === "true";
 }
 
 /** kubeadm binds its admin.conf group to cluster-admin; our planes do the same. */

@@ -9,6 +9,7 @@ import {
   bootstrapRbac,
   hasDefaultServiceAccount,
   isApiserverReady,
+  isEtcdHealthy,
   isNodeReady,
   registerKwokNode,
   registerTenants,
@@ -126,10 +127,7 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
       etcdArgs({ dataDir: `${etcdDir(dir)}/data`, clientPort: etcdPort, peerPort: etcdPeerPort }),
       `${etcdDir(dir)}/etcd.log`,
     );
-    await waitReady("etcd", etcd, timeoutMs, async () => {
-      const res = await fetch(`http://${LOOPBACK}:${etcdPort}/health`, { signal: AbortSignal.timeout(2000) });
-      return res.ok && ((await res.json()) as { health?: string }).health === "true";
-    });
+    await waitReady("etcd", etcd, timeoutMs, () => isEtcdHealthy(etcdPort));
 
     const planes = planeNames.map((name, i) => {
       const port = i === 0 && options.apiPort ? options.apiPort : ports.pop()!;

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe("flotilla local lifecycle", () => {
-  it("up --tenants 0 starts the management plane alone; status lists it; a second up is refused; down stops it", async () => {
+  it("up --tenants 0 starts the management plane alone; status lists it; restart etcd bounces the datastore; a second up is refused; down stops it", async () => {
     const dir = join(scratch, "single");
     const up = await runCli(["local", "up", "--tenants", "0", "--dir", dir]);
     expect(up.code, up.stderr).toBe(0);
@@ -30,6 +30,14 @@ describe("flotilla local lifecycle", () => {
 
     const json = JSON.parse((await runCli(["local", "status", "--dir", dir, "-o", "json"])).stdout);
     expect(json.planes[0].memory.pss).toBeGreaterThan(0);
+
+    // The shared etcd bounced under the plane: a new process on the same data, the plane Ready again.
+    const etcdPid = readFleetState(dir)!.etcd!.process.pid;
+    const restart = await runCli(["local", "restart", "etcd", "--dir", dir]);
+    expect(restart.code, restart.stderr).toBe(0);
+    expect(restart.stderr).toContain("✔ restarted the shared etcd; every plane's kube-apiserver is ready again");
+    expect(readFleetState(dir)!.etcd!.process.pid).not.toBe(etcdPid);
+    expect((await runCli(["local", "status", "--dir", dir])).code).toBe(0);
 
     const again = await runCli(["local", "up", "--tenants", "0", "--dir", dir]);
     expect(again.code).toBe(1);

@@ -8,6 +8,7 @@
 //   repo.url                          // http://127.0.0.1:PORT (index at /index.yaml, charts at /<name>-<version>.tgz)
 //   repo.requests.index, repo.requests.charts, repo.requests.byPath["/podinfo-6.5.0.tgz"]
 //   await repo.removeChart("podinfo", "6.5.0"); repo.resetCounters(); await repo.close();
+//   await repo.goDown(); await repo.comeBack();   // an outage: refused, then back on the same port
 //
 // helm is $FLOTILLA_TOOLS_DIR/bin/helm (default ~/.cache/flotilla/tools/bin/helm, built by
 // `npm run tools`), run through flotilla's helm wrapper (src/binaries/helm) with HELM_CACHE_HOME /
@@ -21,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { runHelm as runHelmBinary } from "../../src/binaries/helm/index.js";
 import { toolsDir } from "../../src/binaries/tools-dir.js";
+import { listenAgain, stopListening } from "./outage.js";
 
 export interface ChartRepoOptions {
   auth?: { username: string; password: string };
@@ -58,6 +60,10 @@ export interface ChartRepo {
   removeChart(name: string, version: string): Promise<void>;
   readonly requests: ChartRepoRequestCounts;
   resetCounters(): void;
+  /** An outage: stops listening (connections are refused); charts can still be added meanwhile. */
+  goDown(): Promise<void>;
+  /** Back from goDown(), listening on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -232,6 +238,8 @@ export async function startChartRepo(opts: ChartRepoOptions = {}): Promise<Chart
     resetCounters: () => {
       Object.assign(counts, emptyCounts());
     },
+    goDown: () => stopListening(server),
+    comeBack: () => listenAgain(server, port),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));

@@ -7,9 +7,10 @@
 //   repo.url                                            // http://127.0.0.1:PORT/podinfo.git
 //   git.requests.fetch === 0                            // nothing was fetched (see GitHttpRequestCounts)
 //   git.resetCounters(); await git.close();
+//   await git.goDown(); await git.comeBack();           // an outage: refused, then back on the same port
 //
 // With real git a token is sent with `git -c http.extraHeader="Authorization: Bearer <token>"`.
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { constants as zlibConstants, gunzipSync } from "node:zlib";
 import {
@@ -18,6 +19,7 @@ import {
   startGitHttpServer as startDemoGitServer,
 } from "../../src/demo/git-http-server.js";
 import { type GitRepoHandle, openBareRepo } from "./git-repository.js";
+import { listenAgain, stopListening } from "./outage.js";
 
 export interface GitHttpServerOptions {
   auth?: GitHttpAuth;
@@ -72,6 +74,10 @@ export interface GitHttpServer {
   /** Every request since the last resetCounters(), oldest first. */
   readonly log: GitHttpRequest[];
   resetCounters(): void;
+  /** An outage: stops listening (connections are refused); the repositories stay. */
+  goDown(): Promise<void>;
+  /** Back from goDown(), listening on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -191,10 +197,12 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
     };
 
   const tls = opts.tls;
+  let listener: Server | undefined;
   const server = await startDemoGitServer({
     auth: opts.auth,
     wrapHandler: watch,
-    createServer: tls ? (handler) => createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler) : undefined,
+    createServer: (handler) =>
+      (listener = tls ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handler) : createServer(handler)),
   });
   return {
     url: server.url,
@@ -210,6 +218,8 @@ export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promi
       Object.assign(counts, emptyCounts());
       log.length = 0;
     },
+    goDown: () => stopListening(listener!),
+    comeBack: () => listenAgain(listener!, server.port),
     close: () => server.close(),
   };
 }

@@ -9,6 +9,7 @@ import {
   fleetStatus,
   readFleetState,
   restartComponent,
+  restartEtcd,
   upFleet,
 } from "../../local/index.js";
 import type { ComponentName } from "../../local/components.js";
@@ -133,7 +134,9 @@ export function localCommand(): Command {
 
   local
     .command("restart <plane>")
-    .description("stop and start one component of a plane with the same arguments (etcd keeps the state)")
+    .description(
+      "stop and start one component of a plane with the same arguments (etcd keeps the state); `restart etcd` restarts the shared etcd and waits for every plane",
+    )
     .addOption(dirOption())
     .addOption(
       new Option("--component <name>", "component to restart")
@@ -141,6 +144,11 @@ export function localCommand(): Command {
         .default("kube-apiserver"),
     )
     .action(async (plane: string, opts: { dir: string; component: ComponentName }) => {
+      if (plane === "etcd") {
+        await restartEtcd(opts.dir);
+        success("restarted the shared etcd; every plane's kube-apiserver is ready again");
+        return;
+      }
       await restartComponent(opts.dir, plane, opts.component);
       success(`restarted ${opts.component} of plane ${plane}`);
     });

@@ -21,13 +21,13 @@ import { type ArtifactLimits, checkArtifactFiles, DEFAULT_ARTIFACT_LIMITS } from
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseDuration } from "../../util/duration.js";
-import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { GIT_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
 import type { Success } from "../kit/outcome.js";
 import { SourceObjects } from "../source-objects.js";
-import { artifactStored, failedStep } from "../source-status.js";
+import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 import { contentConfigChanged, verifyMode } from "./content-config.js";
 import { copyIncludes, resolveIncludes } from "./includes.js";
 import { checkoutRemote, openRemote, resolveRemote } from "./remote.js";
@@ -134,7 +134,7 @@ export class GitRepositoryReconciler implements Reconciler {
       const isNew = built.artifact && built.artifact.digest !== previous?.digest;
       outcome = { reason: REASONS.succeeded, message, event: isNew ? newArtifactEvent(built) : undefined };
     } catch (err) {
-      const failure = asFailure(err, (m) => new ReconcileFailure(REASONS.failed, maskUrlCredentials(m)));
+      const failure = sourceFailure(err, (m) => new ReconcileFailure(REASONS.failed, maskUrlCredentials(m)));
       conditions = failedStep(conditions, generation, failure);
       const report = { outcome: failure, conditions, status: { ...status, artifact: previous }, timing };
       return this.finisher.finish(obj, path, ctx, report);

@@ -12,12 +12,12 @@ import type { Storage } from "../../sources/artifact/storage.js";
 import { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "../../sources/artifact/limits.js";
 import { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
-import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { HELM_CHART_UNSUPPORTED } from "./unsupported-fields.js";
 import { SourceObjects } from "../source-objects.js";
-import { artifactStored, failedStep } from "../source-status.js";
+import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 import { buildReason, buildSummary, type ChartBuild } from "./build.js";
 import { buildFromGitRepository } from "./from-git-repository.js";
 import { buildFromHelmRepository } from "./from-helm-repository.js";
@@ -64,7 +64,7 @@ export class HelmChartReconciler implements Reconciler {
           ? await buildFromHelmRepository(this.cluster, this.storage, this.sources, chart, previous, this.limits)
           : await buildFromGitRepository(this.cluster, this.storage, this.sources, chart, previous, this.limits);
     } catch (err) {
-      const failure = asFailure(err, (m) => new ReconcileFailure("ChartPullError", m));
+      const failure = sourceFailure(err, (m) => new ReconcileFailure("ChartPullError", m));
       const report = {
         conditions: failedStep(conditions, generation, failure),
         status: { artifact: previous },

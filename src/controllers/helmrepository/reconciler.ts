@@ -13,13 +13,13 @@ import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
 import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { parseDuration } from "../../util/duration.js";
-import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { HELM_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
 import type { Success } from "../kit/outcome.js";
 import { SourceObjects } from "../source-objects.js";
-import { artifactStored, failedStep } from "../source-status.js";
+import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 
 const MAX_INDEX_BYTES = 50 * 1024 * 1024;
 
@@ -87,7 +87,7 @@ export class HelmRepositoryReconciler implements Reconciler {
       };
       outcome = { reason: REASONS.succeeded, message, event: isNew ? event : undefined };
     } catch (err) {
-      const failure = asFailure(
+      const failure = sourceFailure(
         err,
         (m) => new ReconcileFailure(REASONS.failed, `failed to fetch Helm repository index: ${maskUrlCredentials(m)}`),
       );

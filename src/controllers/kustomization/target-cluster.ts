@@ -5,7 +5,7 @@ import { USED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
+import { NotFoundError, UnauthorizedError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
@@ -72,4 +72,14 @@ export async function targetCluster(
 export function impersonationHint(ks: Kustomization, defaultServiceAccount: string | undefined, err: unknown): string {
   if (ks.spec.serviceAccountName || !defaultServiceAccount || !/forbidden/i.test((err as Error).message)) return "";
   return ` (no spec.serviceAccountName: impersonating '${ks.metadata.namespace}/${defaultServiceAccount}' set by --default-service-account; name a service account allowed to apply these objects)`;
+}
+
+/**
+ * A remote cluster that does not accept the kubeconfig Secret's credentials (401: an unknown CA, an
+ * expired or revoked token) says nothing about who was refused; name the Secret to renew.
+ */
+export function credentialsHint(ks: Kustomization, err: unknown): string {
+  const ref = ks.spec.kubeConfig?.secretRef;
+  if (!ref || !(err instanceof UnauthorizedError || /\(Unauthorized\)/.test((err as Error).message))) return "";
+  return ` (the cluster did not accept the credentials in kubeconfig secret '${ks.metadata.namespace}/${ref.name}': renew them)`;
 }

@@ -1,6 +1,6 @@
-// Errors of reading an artifact: it could not be downloaded, its bytes do not match its digest, its
-// archive holds an entry that would land outside the directory it is unpacked into, or it is larger
-// than the controller accepts.
+// Errors of artifacts: one could not be written to storage (disk full, permissions), downloaded, its
+// bytes do not match its digest, its archive holds an entry that would land outside the directory it is
+// unpacked into, or it is larger than the controller accepts.
 import { FlotillaError } from "../../util/errors.js";
 
 export class ArtifactError extends FlotillaError {
@@ -20,4 +20,9 @@ export class UnsafeArchiveError extends ArtifactError {
 /** An artifact larger, or with more files, than the controller's --artifact-max-size / --artifact-max-files. */
 export class ArtifactLimitError extends ArtifactError {
   override name = "ArtifactLimitError";
+}
+
+/** Writing an artifact into storage failed (e.g. no space left on device); nothing half-written is left. */
+export class ArtifactStorageError extends ArtifactError {
+  override name = "ArtifactStorageError";
 }

@@ -1,10 +1,12 @@
 // Artifact storage: `<root>/<kind>/<namespace>/<name>/<file>`, written to a temporary file and
-// renamed into place (a controller killed mid-write never leaves a half artifact behind), digests
-// in Flux's `sha256:<hex>` form, and old artifacts of an object garbage-collected.
+// renamed into place (a controller killed mid-write never leaves a half artifact behind; a failed
+// write, e.g. a full disk, removes its temporary file), digests in Flux's `sha256:<hex>` form, and
+// old artifacts of an object garbage-collected.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import type { Artifact } from "../../api/meta/artifact.js";
+import { ArtifactStorageError } from "./errors.js";
 
 export const digestOf = (data: Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
 
@@ -48,10 +50,16 @@ export class Storage {
 
   store(relPath: string, data: Buffer, revision: string): Artifact {
     const full = this.fullPath(relPath);
-    mkdirSync(dirname(full), { recursive: true });
     const tmp = `${full}.tmp-${randomBytes(4).toString("hex")}`;
-    writeFileSync(tmp, data);
-    renameSync(tmp, full);
+    try {
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(tmp, data);
+      renameSync(tmp, full);
+    } catch (err) {
+      // A full disk leaves a partial temporary file: remove it, the previous artifact stays as it was.
+      rmSync(tmp, { force: true });
+      throw new ArtifactStorageError(`unable to archive artifact to storage: ${(err as Error).message}`);
+    }
     return {
       path: relPath,
       url: this.url(relPath),
