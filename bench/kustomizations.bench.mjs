@@ -24,7 +24,17 @@ const BURST = argOf("kube-api-burst", "300");
 const MiB = 1024 * 1024;
 const NS = "apps";
 
-import { appFiles, cpuSeconds, isReady, procStatus, startBenchController, until } from "./support/controller-bench.mjs";
+import {
+  appFiles,
+  createAppKustomizations,
+  createAppsSource,
+  cpuSeconds,
+  isReady,
+  KS,
+  procStatus,
+  startBenchController,
+  until,
+} from "./support/controller-bench.mjs";
 
 const { upFleet, downFleet } = await import("../dist/local/index.js");
 const { freePort } = await import("../dist/local/ports.js");
@@ -82,16 +92,7 @@ async function runOnce(n) {
       qps: QPS,
       burst: BURST,
     });
-    const KS = "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations";
-    const GR = "/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/gitrepositories";
-    await until("the CRDs", () => client.get(KS).then(() => true), 60_000, 250);
-    await client.create(GR, {
-      apiVersion: "source.toolkit.fluxcd.io/v1",
-      kind: "GitRepository",
-      metadata: { name: "apps", namespace: "flux-system" },
-      spec: { url: repo.url, interval: "10m", ref: { branch: "main" } },
-    });
-    await until("the GitRepository Ready", async () => isReady(await client.get(`${GR}/apps`)), 60_000, 250);
+    await createAppsSource(client, repo.url, "10m");
     const cpuBefore = cpuSeconds(child.pid);
     // The rest of the cluster shares the same 2 cores: apiserver, etcd, kcm (ReplicaSets, Endpoints).
     const planeProcs = [
@@ -106,25 +107,7 @@ async function runOnce(n) {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, procStatus(child.pid, "VmRSS"));
     }, 250);
-    const indices = Array.from({ length: n }, (_, i) => i);
-    for (let at = 0; at < n; at += 50)
-      await Promise.all(
-        indices.slice(at, at + 50).map((i) =>
-          client.create(KS, {
-            apiVersion: "kustomize.toolkit.fluxcd.io/v1",
-            kind: "Kustomization",
-            metadata: { name: `app-${i}`, namespace: "flux-system" },
-            spec: {
-              interval: "60m",
-              retryInterval: "5m",
-              prune: true,
-              path: `./apps/app-${i}`,
-              targetNamespace: NS,
-              sourceRef: { kind: "GitRepository", name: "apps" },
-            },
-          }),
-        ),
-      );
+    await createAppKustomizations(client, n, NS);
     const created = (performance.now() - t0) / 1000;
     let ready = 0;
     await until(

@@ -11,8 +11,12 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
   appFiles,
+  createAppKustomizations,
+  createAppsSource,
   cpuSeconds,
+  GR,
   isReady,
+  KS,
   openSockets,
   procStatus,
   startBenchController,
@@ -53,8 +57,6 @@ const kubeconfig = fleet.state.planes[0].kubeconfig;
 const client = new KubeClient(endpointFromKubeconfigFile(kubeconfig));
 const git = await startGitHttpServer();
 let child;
-const KS = "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations";
-const GR = "/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/gitrepositories";
 try {
   const repo = await git.createRepo("apps");
   let files = {};
@@ -70,31 +72,8 @@ try {
     qps: 50,
     burst: 300,
   });
-  await until("the CRDs", () => client.get(KS).then(() => true), 60_000, 250);
-  await client.create(GR, {
-    apiVersion: "source.toolkit.fluxcd.io/v1",
-    kind: "GitRepository",
-    metadata: { name: "apps", namespace: "flux-system" },
-    spec: { url: repo.url, interval: "60m", ref: { branch: "main" } },
-  });
-  await until("the GitRepository Ready", async () => isReady(await client.get(`${GR}/apps`)), 60_000, 250);
-  for (let at = 0; at < N; at += 50)
-    await Promise.all(
-      Array.from({ length: Math.min(50, N - at) }, (_, k) =>
-        client.create(KS, {
-          apiVersion: "kustomize.toolkit.fluxcd.io/v1",
-          kind: "Kustomization",
-          metadata: { name: `app-${at + k}`, namespace: "flux-system" },
-          spec: {
-            interval: "60m",
-            prune: true,
-            path: `./apps/app-${at + k}`,
-            targetNamespace: "apps",
-            sourceRef: { kind: "GitRepository", name: "apps" },
-          },
-        }),
-      ),
-    );
+  await createAppsSource(client, repo.url, "60m");
+  await createAppKustomizations(client, N, "apps");
   await until(
     `${N} Kustomizations Ready`,
     async () => (await client.get(KS)).items.filter(isReady).length === N,

@@ -102,3 +102,40 @@ export function startBenchController({ kubeconfig, storage, storagePort, healthP
     { stdio: ["ignore", "ignore", "inherit"] },
   );
 }
+
+export const KS = "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations";
+export const GR = "/apis/source.toolkit.fluxcd.io/v1/namespaces/flux-system/gitrepositories";
+
+/** The GitRepository "apps" the benchmark apps come from, once the controller has installed the CRDs; Ready. */
+export async function createAppsSource(client, url, interval) {
+  await until("the CRDs", () => client.get(KS).then(() => true), 60_000, 250);
+  await client.create(GR, {
+    apiVersion: "source.toolkit.fluxcd.io/v1",
+    kind: "GitRepository",
+    metadata: { name: "apps", namespace: "flux-system" },
+    spec: { url, interval, ref: { branch: "main" } },
+  });
+  await until("the GitRepository Ready", async () => isReady(await client.get(`${GR}/apps`)), 60_000, 250);
+}
+
+/** One Kustomization per app (`app-<i>` at ./apps/app-<i>), created 50 at a time. */
+export async function createAppKustomizations(client, n, targetNamespace) {
+  for (let at = 0; at < n; at += 50)
+    await Promise.all(
+      Array.from({ length: Math.min(50, n - at) }, (_, k) =>
+        client.create(KS, {
+          apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+          kind: "Kustomization",
+          metadata: { name: `app-${at + k}`, namespace: "flux-system" },
+          spec: {
+            interval: "60m",
+            retryInterval: "5m",
+            prune: true,
+            path: `./apps/app-${at + k}`,
+            targetNamespace,
+            sourceRef: { kind: "GitRepository", name: "apps" },
+          },
+        }),
+      ),
+    );
+}
