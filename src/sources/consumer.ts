@@ -4,7 +4,7 @@
 // digest and unpack it (artifact/fetch.ts, artifact/extract.ts), cached by digest, so a hundred
 // consumers of one revision download and unpack it once.
 import { FlotillaError } from "../util/errors.js";
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type KindEntry, SERVED_KINDS, USED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
@@ -51,6 +51,8 @@ export type SourceLookup = (kind: string, name: string, namespace: string) => Ku
 
 export class SourceFetcher {
   private lookup?: SourceLookup;
+  /** Unpacks under way, by target directory, shared by the reconciles that need the same artifact. */
+  private readonly unpacking = new Map<string, Promise<void>>();
 
   constructor(
     private readonly client: KubeClient,
@@ -97,14 +99,32 @@ export class SourceFetcher {
     const artifact = await this.artifactOf(ref, defaultNamespace);
     const dir = join(this.cacheDir, artifact.digest.replace(/[^a-z0-9]/gi, "-"));
     if (existsSync(dir)) return { artifact, dir };
+    // One unpack per artifact at a time: the reconciles of every Kustomization on a new revision of one
+    // source arrive together, and unpacking is asynchronous, so they would otherwise interleave.
+    let unpacking = this.unpacking.get(dir);
+    if (!unpacking) {
+      unpacking = this.unpack(
+        artifact,
+        dir,
+        `the artifact of ${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`,
+        limits,
+      );
+      this.unpacking.set(dir, unpacking);
+      void unpacking.finally(() => this.unpacking.delete(dir)).catch(() => undefined);
+    }
+    await unpacking;
+    return { artifact, dir };
+  }
+
+  private async unpack(artifact: Artifact, dir: string, what: string, limits: ArtifactLimits): Promise<void> {
     const data = await fetchArtifact(artifact).catch((err: unknown) => {
       // Not served (yet): the source controller is restarting or the artifact moved.
       throw err instanceof ArtifactDownloadError ? new ArtifactNotReadyError(err.message) : err;
     });
-    const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-    mkdirSync(tmp, { recursive: true });
+    // A directory of its own (mkdtemp): another process may be unpacking the same artifact beside it.
+    mkdirSync(join(dir, ".."), { recursive: true });
+    const tmp = mkdtempSync(`${dir}.tmp-${process.pid}-`);
     try {
-      const what = `the artifact of ${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`;
       if (artifact.path.endsWith(".tar.gz")) await extractTarball(data, tmp, { limits, what });
       else if (data.length > limits.maxSize) throw tooLarge(limits, what);
       else writeFileSync(join(tmp, artifact.path.split("/").pop()!), data);
@@ -117,6 +137,5 @@ export class SourceFetcher {
     } catch {
       rmSync(tmp, { recursive: true, force: true }); // another consumer won the race: same content
     }
-    return { artifact, dir };
   }
 }
