@@ -61,6 +61,7 @@ beforeAll(async () => {
       "mirror-keep/cm.yaml": configMap("mirror-kept", ns),
       "delete/cm.yaml": configMap("deleted-anyway", ns),
       "orphan/cm.yaml": configMap("orphaned", ns),
+      "witness/cm.yaml": configMap("witness", ns),
       "wait/cm.yaml": JSON.stringify({
         apiVersion: "v1",
         kind: "ConfigMap",
@@ -106,7 +107,10 @@ describe("Kustomization deletion", () => {
     await eventually("the ConfigMap to be terminating", async () =>
       Boolean((await h.mgmt.get(cmRef("held", h.ns)))?.metadata.deletionTimestamp),
     );
-    await new Promise((r) => setTimeout(r, 3000));
+    // Positive evidence instead of a pause: the same controller has since run a whole reconcile of another
+    // Kustomization (created after the ConfigMap went terminating), and "wait" is still there, waiting.
+    await h.createKs("witness", { path: "./witness", prune: true });
+    await h.waitReady("witness");
     expect((await h.getKs("wait")).metadata.deletionTimestamp).toBeDefined();
 
     await h.mgmt.client.patch(`/api/v1/namespaces/${h.ns}/configmaps/held`, "merge", {
