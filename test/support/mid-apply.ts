@@ -3,6 +3,7 @@
 // killed, an apiserver or etcd restarted — lands in the middle of it on any machine. Shared by
 // controller-kill-mid-apply and the fault-*-restart tests.
 import { mkdtempSync } from "node:fs";
+import { expect } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
@@ -172,4 +173,41 @@ export async function startMidApplyScenario(prefix: string): Promise<MidApplySce
       await git.close();
     },
   };
+}
+
+/**
+ * The restart faults' shared body: 200 objects converged, then version 2 (0–49 dropped, 50–199 changed,
+ * 200–299 added) is committed and `fault` (which must return once the component is back) strikes in the
+ * middle of its apply. Asserts the fault fell inside the apply, that the same process rode it out, and that
+ * the result is exactly Git's objects with the kept ones never re-created (same uid).
+ */
+export async function convergesThroughFault(s: MidApplyScenario, label: string, fault: () => Promise<void>) {
+  const rev1 = await s.commit(range(0, 200), "1");
+  const controller = s.startController(FLUX_LEADER_ELECTION);
+  await s.createObjects();
+  await s.waitConverged(rev1);
+  const before = await s.owned();
+  expect(before.size).toBe(200);
+
+  const rev2 = await s.commit(range(50, 300), "2", range(0, 50));
+  const v2 = range(50, 300).map(cmName);
+  const atFault = await s.midApply(v2, "2");
+  await fault();
+  // The fault fell inside the apply: it was still under way once the component was back.
+  const whenBack = await s.written(v2, "2");
+  expect(whenBack).toBeLessThan(v2.length);
+
+  const k = await s.waitConverged(rev2);
+  console.info(
+    `${label}: ${atFault}/${v2.length} written when it began, ${whenBack} when it was over; failed applies logged: ${s.failures(controller).length}`,
+  );
+  // Ridden out by the same process: it never exited.
+  expect(controller.child.exitCode).toBeNull();
+  expect(controller.child.signalCode).toBeNull();
+  expect(s.inventoryNames(k)).toEqual(v2);
+  const after = await s.owned();
+  expect([...after.keys()].sort()).toEqual(v2);
+  expect([...after.values()].every((o) => o.version === "2")).toBe(true);
+  // Kept, not deleted and re-created: same uid as before the fault.
+  for (const name of range(50, 200).map(cmName)) expect(after.get(name)!.uid).toBe(before.get(name)!.uid);
 }
