@@ -4,7 +4,7 @@
 // which holds `edit` in that namespace only, so the API server refuses each; flotilla's dry-run of
 // the whole set first (decision 0007) means the harmless ConfigMap beside it is not applied either.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HostileFleet, mgmt, startHostileFleet } from "../support/hostile-tenants.js";
+import { clusterAdminBindingYaml, type HostileFleet, mgmt, startHostileFleet } from "../support/hostile-tenants.js";
 
 let f: HostileFleet;
 let ns: string;
@@ -49,39 +49,12 @@ const attempts = (ns: string) => ({
     path: `/apis/${rbac}/v1/clusterroles/${ns}-everything`,
   },
   clusterrolebinding: {
-    manifest: yaml([
-      `apiVersion: ${rbac}/v1`,
-      "kind: ClusterRoleBinding",
-      "metadata:",
-      `  name: ${ns}-admin`,
-      "roleRef:",
-      `  apiGroup: ${rbac}`,
-      "  kind: ClusterRole",
-      "  name: cluster-admin",
-      "subjects:",
-      "- kind: ServiceAccount",
-      "  name: default",
-      `  namespace: ${ns}`,
-    ]),
+    manifest: clusterAdminBindingYaml("ClusterRoleBinding", `${ns}-admin`, ns),
     refused: `clusterrolebindings.${rbac} "${ns}-admin" is forbidden`,
     path: `/apis/${rbac}/v1/clusterrolebindings/${ns}-admin`,
   },
   rolebinding: {
-    manifest: yaml([
-      `apiVersion: ${rbac}/v1`,
-      "kind: RoleBinding",
-      "metadata:",
-      "  name: default-cluster-admin",
-      `  namespace: ${ns}`,
-      "roleRef:",
-      `  apiGroup: ${rbac}`,
-      "  kind: ClusterRole",
-      "  name: cluster-admin",
-      "subjects:",
-      "- kind: ServiceAccount",
-      "  name: default",
-      `  namespace: ${ns}`,
-    ]),
+    manifest: clusterAdminBindingYaml("RoleBinding", "default-cluster-admin", ns),
     refused: `rolebindings.${rbac} "default-cluster-admin" is forbidden`,
     path: `/apis/${rbac}/v1/namespaces/${ns}/rolebindings/default-cluster-admin`,
   },

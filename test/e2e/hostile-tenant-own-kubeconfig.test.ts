@@ -15,7 +15,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
 import { eventually, plane } from "../support/fleet-context.js";
-import { type HostileFleet, logText, mgmt, startHostileFleet } from "../support/hostile-tenants.js";
+import {
+  clusterAdminBindingYaml,
+  type HostileFleet,
+  logText,
+  mgmt,
+  startHostileFleet,
+} from "../support/hostile-tenants.js";
 
 let f: HostileFleet;
 let ns: string;
@@ -42,20 +48,7 @@ const writeKubeconfigSecret = (name: string, text: string) =>
 
 const rbac = "rbac.authorization.k8s.io";
 const clusterAdminBinding = (ns: string) =>
-  `${[
-    `apiVersion: ${rbac}/v1`,
-    "kind: ClusterRoleBinding",
-    "metadata:",
-    `  name: ${ns}-via-own-kubeconfig`,
-    "roleRef:",
-    `  apiGroup: ${rbac}`,
-    "  kind: ClusterRole",
-    "  name: cluster-admin",
-    "subjects:",
-    "- kind: ServiceAccount",
-    "  name: default",
-    `  namespace: ${ns}`,
-  ].join("\n")}\n`;
+  clusterAdminBindingYaml("ClusterRoleBinding", `${ns}-via-own-kubeconfig`, ns);
 
 beforeAll(async () => {
   f = await startHostileFleet("ownkc");

@@ -215,3 +215,23 @@ export async function startHostileFleet(prefix: string): Promise<HostileFleet> {
 
 /** Every string in the controller's log lines so far, one per line (for leak scans). */
 export const logText = (controller: ControllerProcess) => controller.logs.map((l) => JSON.stringify(l)).join("\n");
+
+/** YAML of a (Cluster)RoleBinding granting cluster-admin to the default service account of `ns`: an escalation attempt. */
+export function clusterAdminBindingYaml(kind: "ClusterRoleBinding" | "RoleBinding", name: string, ns: string): string {
+  const rbac = "rbac.authorization.k8s.io";
+  return `${[
+    `apiVersion: ${rbac}/v1`,
+    `kind: ${kind}`,
+    "metadata:",
+    `  name: ${name}`,
+    ...(kind === "RoleBinding" ? [`  namespace: ${ns}`] : []),
+    "roleRef:",
+    `  apiGroup: ${rbac}`,
+    "  kind: ClusterRole",
+    "  name: cluster-admin",
+    "subjects:",
+    "- kind: ServiceAccount",
+    "  name: default",
+    `  namespace: ${ns}`,
+  ].join("\n")}\n`;
+}
