@@ -1,7 +1,8 @@
 // What the Kustomization scenario tests share: a platform repository over real git smart-HTTP, an
 // artifact server, the GitRepository and Kustomization controllers in-process against the
 // management plane, a fresh namespace with a GitRepository "platform", and helpers that wait on
-// Flux's status the way a user would read it.
+// Flux's status the way a user would read it (kustomizations-in.ts).
+export type { KustomizationsIn };
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +21,7 @@ import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { SourceFetcher } from "../../src/sources/consumer.js";
 import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
+import { type KustomizationsIn, kustomizationsIn } from "./kustomizations-in.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
 import type { CommitFiles } from "../../src/demo/git-repository.js";
@@ -33,18 +35,6 @@ export const configMap = (name: string, namespace?: string, data: Record<string,
     metadata: { name, ...(namespace ? { namespace } : {}) },
     data,
   });
-
-/** Kustomization helpers bound to one namespace. */
-export interface KustomizationsIn {
-  ns: string;
-  createKs(name: string, spec: Record<string, unknown>): Promise<void>;
-  getKs(name: string): Promise<Kustomization>;
-  ksPath(name: string): string;
-  waitReady(name: string, timeoutMs?: number): Promise<Kustomization>;
-  /** Not Ready for the current generation (an earlier failure does not count). */
-  waitNotReady(name: string, reason?: string, timeoutMs?: number): Promise<Condition>;
-  reconcileNow(name: string): Promise<void>;
-}
 
 export interface KustomizeHarness extends KustomizationsIn {
   mgmt: Cluster;
@@ -107,60 +97,8 @@ export async function startKustomizeHarness(
   const sourcePath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/platform`;
   await createSource(ns);
   const namespaces = [ns];
-  const readyOf = (k: Kustomization) => k.status?.conditions?.find((c) => c.type === "Ready");
 
-  const view = (namespace: string): KustomizationsIn => {
-    const ksPath = (name: string) => `/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations/${name}`;
-    const getKs = (name: string) => mgmt.client.get<Kustomization>(ksPath(name));
-    return {
-      ns: namespace,
-      ksPath,
-      getKs,
-      async createKs(name, spec) {
-        await mgmt.client.create(`/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations`, {
-          apiVersion: `${G.ks}/v1`,
-          kind: "Kustomization",
-          metadata: { name, namespace },
-          spec: { interval: "10m", prune: true, sourceRef: { kind: "GitRepository", name: "platform" }, ...spec },
-        });
-      },
-      waitReady: (name, timeoutMs = 60_000) =>
-        eventually(
-          `Kustomization ${namespace}/${name} Ready`,
-          async () => {
-            const k = await getKs(name);
-            return readyOf(k)?.status === "True" && k.status?.observedGeneration === k.metadata.generation
-              ? k
-              : undefined;
-          },
-          timeoutMs,
-        ),
-      waitNotReady: (name, reason, timeoutMs = 60_000) =>
-        eventually(
-          `Kustomization ${namespace}/${name} not Ready${reason ? ` (${reason})` : ""}`,
-          async () => {
-            const k = await getKs(name);
-            const c = readyOf(k);
-            return c?.status === "False" &&
-              c.observedGeneration === k.metadata.generation &&
-              (!reason || c.reason === reason)
-              ? c
-              : undefined;
-          },
-          timeoutMs,
-        ),
-      async reconcileNow(name) {
-        const at = new Date().toISOString();
-        await mgmt.client.patch(ksPath(name), "merge", {
-          metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
-        });
-        await eventually(
-          "the requested reconcile",
-          async () => (await getKs(name)).status?.lastHandledReconcileAt === at,
-        );
-      },
-    };
-  };
+  const view = (namespace: string) => kustomizationsIn(mgmt, namespace);
 
   const harness: KustomizeHarness = {
     ...view(ns),
