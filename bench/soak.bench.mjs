@@ -63,11 +63,12 @@ try {
   for (let i = 0; i < N; i++) files = { ...files, ...appFiles(i) };
   await repo.commit(files, `${N} apps`);
   for (const name of ["apps", "flux-system"]) await client.create("/api/v1/namespaces", { metadata: { name } });
+  const healthPort = await freePort();
   child = startBenchController({
     kubeconfig,
     storage,
     storagePort: await freePort(),
-    healthPort: await freePort(),
+    healthPort,
     concurrent: CONCURRENT,
     qps: 50,
     burst: 300,
@@ -83,14 +84,24 @@ try {
   const t0 = performance.now();
   const cpu0 = cpuSeconds(child.pid);
   const samples = [];
-  const sample = () =>
+  // The JavaScript heap in use and the Kustomization queue's depth come from the controller's /metrics: RSS
+  // alone cannot tell a leak from the allocator keeping pages, nor growth from a backlog.
+  const metric = (text, name, labels = "") =>
+    Number(text.match(new RegExp(`^${name}${labels.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m"))?.[1] ?? NaN);
+  const sample = async () => {
+    const text = await fetch(`http://127.0.0.1:${healthPort}/metrics`)
+      .then((r) => r.text())
+      .catch(() => "");
     samples.push({
       minutes: (performance.now() - t0) / 60_000,
       rss: procStatus(child.pid, "VmRSS"),
+      heap: metric(text, "nodejs_heap_size_used_bytes"),
+      queue: metric(text, "workqueue_depth", '{name="kustomization"}'),
       sockets: openSockets(child.pid),
     });
-  sample();
-  const sampler = setInterval(sample, 15_000);
+  };
+  await sample();
+  const sampler = setInterval(() => void sample(), 15_000);
   const converged = [];
   for (let minute = 1; minute <= MINUTES; minute++) {
     const changed = (minute * 7) % N; // one app changes per commit; every Kustomization sees the revision
@@ -103,10 +114,11 @@ try {
     converged.push(items.filter((k) => k.status?.lastAppliedRevision === `main@sha1:${sha}`).length);
   }
   clearInterval(sampler);
-  sample();
+  await sample();
   const steady = samples.filter((s) => s.minutes >= WARMUP);
   const rssSlope = slope(steady.map((s) => ({ x: s.minutes / 60, y: s.rss / MiB })));
   const socketSlope = slope(steady.map((s) => ({ x: s.minutes / 60, y: s.sockets })));
+  const heapSlope = slope(steady.filter((s) => s.heap >= 0).map((s) => ({ x: s.minutes / 60, y: s.heap / MiB })));
   const rss = steady.map((s) => s.rss / MiB);
   const sockets = steady.map((s) => s.sockets);
   console.log(`# soak — ${new Date().toISOString()}`);
@@ -119,11 +131,18 @@ try {
   console.log(
     `RSS after warm-up: min ${Math.min(...rss).toFixed(0)} MiB, max ${Math.max(...rss).toFixed(0)} MiB, slope ${rssSlope.toFixed(1)} MiB/h`,
   );
+  console.log(`JavaScript heap in use after warm-up: slope ${heapSlope.toFixed(1)} MiB/h`);
+  console.log("| minute | RSS MiB | heap used MiB | Kustomization queue depth | open sockets |");
+  console.log("| ---: | ---: | ---: | ---: | ---: |");
+  for (const s of samples.filter((_, i) => i % 20 === 0 || i === samples.length - 1))
+    console.log(
+      `| ${s.minutes.toFixed(0)} | ${(s.rss / MiB).toFixed(0)} | ${(s.heap / MiB).toFixed(0)} | ${s.queue} | ${s.sockets} |`,
+    );
   console.log(
     `open sockets after warm-up: min ${Math.min(...sockets)}, max ${Math.max(...sockets)}, slope ${socketSlope.toFixed(1)}/h`,
   );
   console.log(
-    `soak: count=${N} minutes=${MINUTES} rss_slope=${rssSlope.toFixed(1)}MiB/h sockets_slope=${socketSlope.toFixed(1)}/h`,
+    `soak: count=${N} minutes=${MINUTES} rss_slope=${rssSlope.toFixed(1)}MiB/h heap_slope=${heapSlope.toFixed(1)}MiB/h sockets_slope=${socketSlope.toFixed(1)}/h`,
   );
 } finally {
   child?.kill("SIGKILL");

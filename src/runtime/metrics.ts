@@ -35,6 +35,20 @@ export class Gauge extends Metric {
   }
 }
 
+/** A gauge read when scraped (the process's own memory). */
+export class SampledGauge extends Metric {
+  constructor(
+    name: string,
+    help: string,
+    private readonly read: () => number,
+  ) {
+    super(name, help);
+  }
+  render(): string {
+    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, `${this.name} ${this.read()}`].join("\n");
+  }
+}
+
 export class Counter extends Metric {
   private values = new Map<string, { labels: Labels; value: number }>();
   inc(labels: Labels, by = 1): void {
@@ -135,6 +149,22 @@ export function controllerMetrics(registry = new Registry()) {
     ),
     reconcileTotal: registry.register(
       new Counter("controller_runtime_reconcile_total", "Total number of reconciliations per controller"),
+    ),
+    // The process's memory, under prom-client's names, so a soak (or an operator) can tell a leak in the
+    // JavaScript heap from the allocator keeping pages.
+    residentMemory: registry.register(
+      new SampledGauge(
+        "process_resident_memory_bytes",
+        "Resident memory size in bytes.",
+        () => process.memoryUsage().rss,
+      ),
+    ),
+    heapUsed: registry.register(
+      new SampledGauge(
+        "nodejs_heap_size_used_bytes",
+        "Process heap size used from Node.js in bytes.",
+        () => process.memoryUsage().heapUsed,
+      ),
     ),
   };
 }

@@ -55,6 +55,9 @@ describe("flotilla controller endpoints", () => {
     expect(metrics).toContain(`gotk_reconcile_condition{${series},type="Ready",status="False"} 0`);
     expect(metrics).toContain(`gotk_reconcile_condition{${series},type="Ready",status="Unknown"} 0`);
     expect(metrics).toMatch(/controller_runtime_reconcile_total\{controller="gitrepository",result="success"\} [1-9]/);
+    // The process's memory, for soaks and operators: the resident set and the JavaScript heap in use.
+    expect(metrics).toMatch(/^process_resident_memory_bytes [1-9]\d{6,}$/m);
+    expect(metrics).toMatch(/^nodejs_heap_size_used_bytes [1-9]\d{5,}$/m);
     controller.child.kill("SIGTERM");
     await controller.exited();
   });
