@@ -12,13 +12,13 @@
 // wrong credentials get 401 with `WWW-Authenticate: Basic realm="git"`. Pushing works only with auth
 // configured (http-backend enables receive-pack only when REMOTE_USER is set); without it, 403.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { git, initBareRepo, repoName, servedRepository, type ServedRepository } from "./git-repository.js";
+import { makeWorkDir } from "../util/work-dir.js";
 
 export type GitHttpAuth = { username: string; password: string } | { token: string };
 
@@ -172,7 +172,7 @@ function gitHttpBackend(
 
 export async function startGitHttpServer(opts: GitHttpServerOptions = {}): Promise<GitHttpServer> {
   const backend = join(await git(["--exec-path"]), "git-http-backend");
-  const base = mkdtempSync(join(tmpdir(), "flotilla-git-http-"));
+  const base = makeWorkDir("flotilla-git-http-");
   const root = join(base, "repos");
   const home = join(base, "home");
   mkdirSync(root, { recursive: true });

@@ -3,9 +3,10 @@
 // and commits are made with plumbing (hash-object, a temporary index, write-tree, commit-tree,
 // update-ref) directly in the bare repository.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeWorkDir } from "../util/work-dir.js";
 
 export interface GitRunOptions {
   cwd?: string;
@@ -116,7 +117,7 @@ export async function commitFiles(
   opts: CommitOptions,
 ): Promise<string> {
   const g = (args: string[], o: GitRunOptions = {}) => git(["--git-dir", gitDir, ...args], o);
-  const tmp = mkdtempSync(join(tmpdir(), "flotilla-git-index-"));
+  const tmp = makeWorkDir("flotilla-git-index-");
   try {
     const env = { GIT_INDEX_FILE: join(tmp, "index") };
     await g(opts.parent ? ["read-tree", opts.parent] : ["read-tree", "--empty"], { env });

@@ -1,15 +1,15 @@
-import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KubeClient } from "./client.js";
 import { TokenFile } from "./credentials.js";
 import { ConnectionError } from "./errors.js";
 import { inClusterEndpoint, isInCluster } from "./in-cluster.js";
+import { makeWorkDir } from "../util/work-dir.js";
 
 describe("rotating service-account token file", () => {
   it("re-reads the token when the file changes", () => {
-    const dir = mkdtempSync(join(tmpdir(), "flotilla-token-"));
+    const dir = makeWorkDir("flotilla-token-");
     const file = join(dir, "token");
     writeFileSync(file, "first\n");
     utimesSync(file, 1000, 1000);
@@ -23,7 +23,7 @@ describe("rotating service-account token file", () => {
 
 describe("in-cluster configuration", () => {
   it("uses the pod's service-account directory and the service env, with the token re-read from file", () => {
-    const dir = mkdtempSync(join(tmpdir(), "flotilla-sa-"));
+    const dir = makeWorkDir("flotilla-sa-");
     writeFileSync(join(dir, "token"), "t");
     writeFileSync(join(dir, "ca.crt"), "CA");
     const env = { KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KubeconfigError } from "./errors.js";
 import { endpointFromKubeconfig, endpointFromKubeconfigFile } from "./kubeconfig.js";
+import { makeWorkDir } from "../util/work-dir.js";
 
 const config = (user: Record<string, unknown>, cluster: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -41,7 +41,7 @@ describe("kubeconfig loading", () => {
   });
 
   it("lets a kubeconfig file (the operator's) name files relative to itself", () => {
-    const dir = mkdtempSync(join(tmpdir(), "kubeconfig-"));
+    const dir = makeWorkDir("kubeconfig-");
     writeFileSync(join(dir, "ca.crt"), "CA");
     writeFileSync(join(dir, "kc"), config({ tokenFile: "token" }, { "certificate-authority": "ca.crt" }));
     expect(endpointFromKubeconfigFile(join(dir, "kc"))).toMatchObject({ caPem: "CA", tokenFile: join(dir, "token") });

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildKustomization } from "./index.js";
 import { confinedRealpath } from "../util/confined-path.js";
 import { LoadRestrictionError } from "./errors.js";
+import { makeWorkDir } from "../util/work-dir.js";
 
 // Two "artifacts" side by side, as the controller unpacks them: ours and another tenant's.
 let base: string;
@@ -24,7 +24,7 @@ const refusal = (dir: string, confineTo?: string) =>
   );
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "flotilla-confine-")));
+  base = realpathSync(makeWorkDir("flotilla-confine-"));
   ours = join(base, "ours");
   theirs = join(base, "theirs");
   write(join(theirs, "app/kustomization.yaml"), kustomization("resources: [cm.yaml]"));

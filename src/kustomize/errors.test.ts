@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildKustomization } from "./index.js";
+import { makeWorkDir } from "../util/work-dir.js";
 
 const fixture = (name: string) => `test/fixtures/kustomize/${name}`;
 const failure = (dir: string) =>
@@ -43,8 +43,7 @@ describe("kustomize errors that help", () => {
   });
 
   it("refuses remote bases, saying to vendor them", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
-    const dir = mkdtempSync("/tmp/flotilla-remote-");
+    const dir = makeWorkDir("flotilla-remote-");
     writeFileSync(`${dir}/kustomization.yaml`, "resources:\n- https://github.com/example/repo//deploy?ref=v1\n");
     expect(await failure(dir)).toContain(
       "is a remote base, and flotilla never fetches remote bases: vendor it into the repository",
@@ -61,7 +60,7 @@ describe("kustomize errors that help", () => {
   });
 
   it("never prints a secretGenerator literal that lacks '=' (a mistyped secret), but does a configMapGenerator's", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "kustomize-literal-"));
+    const dir = makeWorkDir("kustomize-literal-");
     writeFileSync(
       join(dir, "kustomization.yaml"),
       "secretGenerator:\n- name: s\n  literals:\n  - token:hunter2-0451\n",
@@ -84,7 +83,7 @@ describe("Flux's generated kustomization", () => {
   });
 
   it("fails naming a YAML file it cannot read (a syntax error, an alias bomb) instead of leaving it out", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "kustomize-generate-"));
+    const dir = makeWorkDir("kustomize-generate-");
     writeFileSync(join(dir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n");
     writeFileSync(join(dir, "broken.yaml"), "a: [\n");
     writeFileSync(join(dir, "notes.json"), "{ // not JSON\n");

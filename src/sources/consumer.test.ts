@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SourceFetcher } from "./consumer.js";
@@ -8,6 +7,7 @@ import { createTarball } from "./artifact/tarball.js";
 import { digestOf } from "./artifact/storage.js";
 import type { Artifact } from "../api/meta/artifact.js";
 import type { KubeClient } from "../kube/client.js";
+import { makeWorkDir } from "../util/work-dir.js";
 
 // The source object comes from the fetcher's cache (an informer's), so no API server is involved:
 // what is under test is the download-and-unpack, with a real artifact server on loopback.
@@ -17,7 +17,7 @@ let root: string;
 let artifact: Artifact;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "flotilla-consumer-"));
+  root = makeWorkDir("flotilla-consumer-");
   const src = join(root, "src");
   const files: string[] = [];
   for (let i = 0; i < 50; i++) {

@@ -1,12 +1,12 @@
 // Every verb of the command line, given a typical user mistake, answers with one `✗` line that says what
 // is wrong and what to do, and exit code 1 — never "unexpected error", which is kept for real bugs.
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "flotilla-mistakes-"));
+const scratch = makeWorkDir("flotilla-mistakes-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // A well-formed kubeconfig for a cluster that is not there: flag mistakes must be caught before it matters.

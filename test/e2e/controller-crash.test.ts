@@ -3,8 +3,7 @@
 // artifact is ever visible, the stored artifact always matches its digest, and the GitRepository
 // converges to Ready with the newest commit.
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GitRepository } from "../../src/api/source/git-repository.js";
@@ -12,11 +11,12 @@ import { workBase } from "../../src/util/work-dir.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 let git: GitHttpServer;
 let ns: string;
-const storagePath = mkdtempSync(join(tmpdir(), "flotilla-crash-storage-"));
+const storagePath = makeWorkDir("flotilla-crash-storage-");
 const path = () => `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories/crash`;
 const get = () => cluster.client.get<GitRepository>(path());
 

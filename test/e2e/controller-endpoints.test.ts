@@ -1,13 +1,11 @@
 // The real `flotilla controller` process serves /healthz, /readyz and /metrics; after it reconciles a
 // GitRepository, /metrics (Prometheus text) holds Flux's gotk_reconcile_duration_seconds histogram
 // and the gotk_reconcile_condition gauges for that object.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 const git = await startGitHttpServer();
@@ -19,7 +17,7 @@ describe("flotilla controller endpoints", () => {
     const controller = startController({
       namespace: ns,
       shard: ns,
-      storagePath: mkdtempSync(join(tmpdir(), "flotilla-endpoints-")),
+      storagePath: makeWorkDir("flotilla-endpoints-"),
     });
     const url = await controller.healthUrl();
     const healthz = await fetch(`${url}/healthz`);

@@ -1,17 +1,15 @@
 // `flotilla controller` as real processes: two replicas elect one leader on a Lease; killing the
 // leader (SIGKILL, no chance to release) hands over once its lease has expired, and the new leader
 // reconciles. --watch-label-selector keeps these replicas to this test's objects.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LEASE_SECONDS, startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 const startReplica = (ns: string, shard: string) =>
-  startController({ namespace: ns, shard, storagePath: mkdtempSync(join(tmpdir(), "flotilla-replica-")) }).child;
+  startController({ namespace: ns, shard, storagePath: makeWorkDir("flotilla-replica-") }).child;
 
 describe("flotilla controller processes", () => {
   it("elect exactly one leader, hand over after the lease expires when it is killed, and the new leader reconciles", async () => {

@@ -1,16 +1,14 @@
 // The demo is the product's main job end to end; run it against the shared fleet exactly as the
 // CLI does (Git over smart HTTP, controllers in-process, one Kustomization per tenant plane).
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { downFleet } from "../../src/local/fleet-down.js";
 import { runDemo } from "../../src/demo/run-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { runCli } from "../support/cli.js";
 import { adminClient, plane } from "../support/fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
-const fresh = mkdtempSync(join(tmpdir(), "flotilla-demo-fresh-"));
+const fresh = makeWorkDir("flotilla-demo-fresh-");
 afterAll(() => downFleet(fresh).catch(() => {}));
 
 describe("flotilla demo", () => {
@@ -21,7 +19,7 @@ describe("flotilla demo", () => {
       runDemo({
         management: { name: "management", kubeconfig: plane("management").kubeconfig },
         tenants: ["tenant1", "tenant2"].map((name) => ({ name, kubeconfig: plane(name).kubeconfig })),
-        storagePath: mkdtempSync(join(tmpdir(), "flotilla-demo-test-")),
+        storagePath: makeWorkDir("flotilla-demo-test-"),
         log: createLogger({ level: "info", write: (l) => logLines.push(l) }),
         view: {
           step: (m) => printed.push(m),

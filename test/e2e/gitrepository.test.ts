@@ -1,7 +1,5 @@
 // GitRepository end to end: a real git smart-HTTP server on loopback, a real apiserver, our
 // controller in-process with an artifact server.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GitRepository, gitRepositoryCrd } from "../../src/api/source/git-repository.js";
@@ -18,6 +16,7 @@ import { ArtifactNotReadyError, SourceFetcher, SourceNotFoundError } from "../..
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import { type GitSshServer, startGitSshServer } from "../support/git-ssh-server.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 const log = createLogger({ level: "error", write: () => {} });
@@ -58,7 +57,7 @@ beforeAll(async () => {
   authGit = await startGitHttpServer({ auth: { username: "flux", password: "s3cret-pass" } });
   ssh = await startGitSshServer();
   ns = await testNamespace(cluster.client, "gitrepo");
-  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
+  const storage = new Storage(makeWorkDir("flotilla-storage-"), "http://127.0.0.1:0");
   artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
   const reconciler = new GitRepositoryReconciler(
@@ -241,7 +240,7 @@ describe("GitRepository", () => {
   });
 
   it("lets consumers fetch, verify and unpack a source's artifact, with distinct errors for missing sources and artifacts", async () => {
-    const fetcher = new SourceFetcher(cluster.client, mkdtempSync(join(tmpdir(), "flotilla-consumer-")));
+    const fetcher = new SourceFetcher(cluster.client, makeWorkDir("flotilla-consumer-"));
     const fetched = await fetcher.fetch({ kind: "GitRepository", name: "app" }, ns);
     const { readFileSync } = await import("node:fs");
     expect(readFileSync(join(fetched.dir, "deploy/app.yaml"), "utf8")).toBe("kind: ConfigMap\n");

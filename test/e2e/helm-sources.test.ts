@@ -1,7 +1,6 @@
 // HelmRepository and HelmChart against a real chart repository on loopback (charts packaged by the
 // real helm), with version choices checked against what `helm pull` picks for the same constraint.
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HelmChart, type HelmRepository, helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
@@ -15,6 +14,7 @@ import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 const log = createLogger({ level: "error", write: () => {} });
@@ -41,7 +41,7 @@ beforeAll(async () => {
   await privateRepo.addChart("secret-app", "1.0.0");
   await repo.addChart("with-values", "1.0.0", { files: { "values-prod.yaml": "message: prod\nextra: true\n" } });
   ns = await testNamespace(cluster.client, "helm");
-  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
+  const storage = new Storage(makeWorkDir("flotilla-storage-"), "http://127.0.0.1:0");
   artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
   const events = new EventRecorder(cluster.client, "source-controller", log);
@@ -105,7 +105,7 @@ describe("HelmRepository and HelmChart", () => {
       const o = await cluster.client.get<HelmChart>(`${base("helmcharts")}/${name}`);
       return ready(o)?.status === "True" ? o : undefined;
     });
-    const dir = mkdtempSync(join(tmpdir(), "flotilla-helm-pull-"));
+    const dir = makeWorkDir("flotilla-helm-pull-");
     await runHelm(["pull", "--repo", repo.url, "podinfo", "--version", constraint, "-d", dir], helmEnv(dir));
     const pulled = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
     expect(`podinfo-${chart.status!.artifact!.revision}.tgz`).toBe(pulled);
@@ -172,7 +172,7 @@ describe("HelmRepository and HelmChart", () => {
       message:
         "packaged 'with-values' chart with version '1.0.0+1' and merged values files [values.yaml values-prod.yaml]",
     });
-    const dir = mkdtempSync(join(tmpdir(), "flotilla-helm-show-"));
+    const dir = makeWorkDir("flotilla-helm-show-");
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(dir, "c.tgz"), Buffer.from(await (await fetch(chart.status!.artifact!.url)).arrayBuffer()));
     const values = await runHelm(["show", "values", join(dir, "c.tgz")], helmEnv(dir));

@@ -1,8 +1,7 @@
 // HelmChart with a GitRepository source: the chart directory in the Git artifact, packaged by the
 // real helm, checked with the real helm (`helm show`); reconcileStrategy ChartVersion vs Revision;
 // valuesFiles merged into the packaged values.yaml; ignoreMissingValuesFiles.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GitRepository } from "../../src/api/source/git-repository.js";
@@ -12,6 +11,7 @@ import { eventually, planeCluster, testNamespace } from "../support/fleet-contex
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import type { GitRepoHandle } from "../support/git-repository.js";
 import { artifactFiles, type SourceControllers, startSourceControllers } from "../support/source-controllers.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 const HC = "helmcharts";
@@ -31,7 +31,7 @@ const ready = (o: HelmChart) => o.status?.conditions?.find((c) => c.type === "Re
 
 /** `helm show <what>` of the chart artifact, by the real helm. */
 async function helmShow(what: "chart" | "values", chart: HelmChart): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "flotilla-helm-show-"));
+  const dir = makeWorkDir("flotilla-helm-show-");
   const file = join(dir, "chart.tgz");
   writeFileSync(file, Buffer.from(await (await fetch(chart.status!.artifact!.url)).arrayBuffer()));
   return runHelm(["show", what, file], helmEnv(dir));

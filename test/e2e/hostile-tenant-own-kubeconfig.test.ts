@@ -7,10 +7,9 @@
 // gets that account's rights, no credentials get system:anonymous's, and a tokenFile pointing at the
 // controller's own token is refused before any request leaves.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
@@ -22,6 +21,7 @@ import {
   mgmt,
   startHostileFleet,
 } from "../support/hostile-tenants.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 let f: HostileFleet;
 let ns: string;
@@ -111,7 +111,7 @@ describe("a tenant's own kubeconfig Secret pointing at the management cluster", 
   it("naming the controller's own token file (tokenFile): refused before any request, the token goes nowhere", async () => {
     // Stands in for /var/run/secrets/kubernetes.io/serviceaccount/token inside the controller's pod.
     const controllerToken = `controller-own-token-${randomBytes(12).toString("hex")}`;
-    const tokenFile = join(mkdtempSync(join(tmpdir(), "hostile-token-")), "token");
+    const tokenFile = join(makeWorkDir("hostile-token-"), "token");
     writeFileSync(tokenFile, controllerToken);
     // The tenant's "cluster": a listener recording what reaches it.
     const received: string[] = [];

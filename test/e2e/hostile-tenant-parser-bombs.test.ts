@@ -4,12 +4,12 @@
 // fails fast with a message saying which limit, the controller's peak memory (VmHWM) stays near
 // where it was, the process lives on, and another tenant's Kustomization still reaches new revisions.
 // `flotilla kustomize build` fails the same way on the same directories.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { type HostileFleet, startHostileFleet } from "../support/hostile-tenants.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 let f: HostileFleet;
 let peakBefore: number;
@@ -106,7 +106,7 @@ describe("a tenant's parser bombs", () => {
   });
 
   it("`flotilla kustomize build` refuses the same directories with the same messages", async () => {
-    const root = mkdtempSync(join(tmpdir(), "hostile-bombs-"));
+    const root = makeWorkDir("hostile-bombs-");
     for (const [dir, bomb] of Object.entries(bombs)) {
       for (const [file, text] of Object.entries(bomb.files)) {
         mkdirSync(dirname(join(root, dir, file)), { recursive: true });

@@ -7,12 +7,12 @@
 // tenants' namespaces, the controller's full log at debug level, and `flotilla kustomize build`'s
 // error output. No value may appear, plain or base64.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { type HostileFleet, logText, mgmt, startHostileFleet } from "../support/hostile-tenants.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 let f: HostileFleet;
 let ns: string;
@@ -165,7 +165,7 @@ describe("a tenant making a Secret value appear outside a Secret", () => {
 
   it("no value in `flotilla kustomize build`'s error output for the same directories", async () => {
     for (const [name, failure] of Object.entries(failures())) {
-      const dir = mkdtempSync(join(tmpdir(), `hostile-${name}-`));
+      const dir = makeWorkDir(`hostile-${name}-`);
       for (const [file, text] of Object.entries(failure.files)) writeFileSync(join(dir, file), text);
       // A broken file beside the Secret, so the build fails for every directory.
       writeFileSync(join(dir, "broken.yaml"), "a: [\n");

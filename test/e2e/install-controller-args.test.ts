@@ -2,15 +2,13 @@
 // (plain and --multi-tenant, Flux's `--flag=true` syntax included) and reconciles. Only the addresses and
 // paths that make sense inside a cluster (storage path, listen addresses, lease namespace) are laid over
 // with loopback ones, after the Deployment's own arguments, as a later flag wins.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseYamlDocuments } from "../../src/kustomize/yaml/parse.js";
 import { runCli } from "../support/cli.js";
 import { startController } from "../support/controller-process.js";
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 const git = await startGitHttpServer();
@@ -44,7 +42,7 @@ describe("the controller with the arguments flotilla install writes", () => {
     const controller = startController({
       namespace: ns,
       shard: ns,
-      storagePath: mkdtempSync(join(tmpdir(), "flotilla-install-args-")),
+      storagePath: makeWorkDir("flotilla-install-args-"),
       leadingArgs,
     });
     try {

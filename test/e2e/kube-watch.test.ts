@@ -1,6 +1,5 @@
 // Watches and informers survive a kube-apiserver restart; concurrent clients never mix credentials.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KubeClient } from "../../src/kube/client.js";
@@ -13,6 +12,7 @@ import { Watcher } from "../../src/kube/watch.js";
 import { restartComponent } from "../../src/local/index.js";
 import { eventually, plane, planeCluster, testFleet, testNamespace } from "../support/fleet-context.js";
 import { configMap } from "../support/objects.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const CM = { group: "", version: "v1", kind: "ConfigMap" };
 
@@ -124,7 +124,7 @@ describe("credentials", () => {
         spec: { expirationSeconds: 600 },
       },
     );
-    const dir = mkdtempSync(join(tmpdir(), "flotilla-exec-"));
+    const dir = makeWorkDir("flotilla-exec-");
     const plugin = join(dir, "credential-plugin.sh");
     const credential = {
       apiVersion: "client.authentication.k8s.io/v1",

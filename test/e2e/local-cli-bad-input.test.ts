@@ -1,15 +1,15 @@
 // `flotilla local up` on bad input: one clear line, a non-zero exit, nothing left running.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readFleetState } from "../../src/local/fleet-state.js";
 import { isRunning } from "../../src/local/processes.js";
 import { runCli } from "../support/cli.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "flotilla-cli-"));
+const scratch = makeWorkDir("flotilla-cli-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function oneErrorLine(stderr: string): string {

@@ -1,15 +1,15 @@
 // `flotilla local up/status/down` as a user drives them, including a run killed half-way.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { downFleet } from "../../src/local/fleet-down.js";
 import { liveProcesses, readFleetState } from "../../src/local/fleet-state.js";
 import { runCli } from "../support/cli.js";
 import { eventually } from "../support/fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "flotilla-lifecycle-"));
+const scratch = makeWorkDir("flotilla-lifecycle-");
 afterAll(async () => {
   for (const d of ["single", "killed"]) await downFleet(join(scratch, d)).catch(() => {});
   rmSync(scratch, { recursive: true, force: true });

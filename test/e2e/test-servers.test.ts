@@ -1,7 +1,6 @@
 // Self-tests of the real test servers in test/support: git smart HTTP (git http-backend), git over
 // SSH (OpenSSH sshd) and a Helm chart repository (real helm), each driven by the real clients.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -9,8 +8,9 @@ import { helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { startGitHttpServer, type GitHttpServer } from "../support/git-http-server.js";
 import { runGit } from "../support/git-repository.js";
 import { startGitSshServer } from "../support/git-ssh-server.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
-const work = mkdtempSync(join(tmpdir(), "flotilla-test-servers-"));
+const work = makeWorkDir("flotilla-test-servers-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;

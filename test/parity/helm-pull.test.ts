@@ -3,14 +3,14 @@
 // process (builds run helm synchronously, so a server in this process could not answer); the
 // real kustomize and ours each pull into their own copy of the kustomization and must print the same.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireTool } from "../../scripts/parity-cases.mjs";
 import { buildKustomization } from "../../src/kustomize/index.js";
 import { locateHelm } from "../../src/binaries/helm/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const { kustomize } = locateToolchain();
 const helm = locateHelm();
@@ -47,7 +47,7 @@ function kustomization(name: string): string {
 
 beforeAll(async () => {
   if (!toolsPresent) return;
-  work = mkdtempSync(join(tmpdir(), "flotilla-helm-pull-"));
+  work = makeWorkDir("flotilla-helm-pull-");
   const repo = join(work, "repo");
   run(helm, ["package", CHART, "--destination", repo]);
   const serve = `

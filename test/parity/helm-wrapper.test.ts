@@ -1,9 +1,8 @@
 // The helm wrapper (src/binaries/helm) against the real pinned helm: the version check, a chart
 // created, packaged and rendered, and a helm that hangs — stopped by the timeout, by an AbortSignal,
 // and held back by the concurrency bound. (In the parity project because it needs the built tools.)
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,6 +16,7 @@ import {
   HelmTimeoutError,
 } from "../../src/binaries/helm/index.js";
 import { workBase } from "../../src/util/work-dir.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 let work: string;
 // A chart repository that accepts connections and never answers: helm waits until it is stopped.
@@ -25,7 +25,7 @@ let silentUrl: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), "flotilla-helm-wrapper-"));
+  work = makeWorkDir("flotilla-helm-wrapper-");
   silent = createServer((s) => sockets.push(s));
   await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
   silentUrl = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;

@@ -14,15 +14,15 @@
 // `npm run tools`), run through flotilla's helm wrapper (src/binaries/helm) with HELM_CACHE_HOME /
 // HELM_CONFIG_HOME / HELM_DATA_HOME under a directory of the test's (so several runs can share them).
 // `helmEnv(dir)` and `helmBinary()` are exported so tests can run helm (e.g. `helm pull`) the same way.
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { runHelm as runHelmBinary } from "../../src/binaries/helm/index.js";
 import { toolsDir } from "../../src/binaries/tools-dir.js";
 import { listenAgain, stopListening } from "./outage.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 export interface ChartRepoOptions {
   auth?: { username: string; password: string };
@@ -129,7 +129,7 @@ function chartFiles(name: string, version: string, opts: ChartOptions): Record<s
 
 export async function startChartRepo(opts: ChartRepoOptions = {}): Promise<ChartRepo> {
   helmBinary(); // fail early and clearly
-  const base = mkdtempSync(join(tmpdir(), "flotilla-chart-repo-"));
+  const base = makeWorkDir("flotilla-chart-repo-");
   const dir = join(base, "repo");
   const src = join(base, "src");
   mkdirSync(dir, { recursive: true });

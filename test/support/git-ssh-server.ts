@@ -16,12 +16,13 @@
 // Needs openssh-server: `bash scripts/ensure-system-packages.sh`. As root, sshd needs its privilege
 // separation directory /run/sshd, which is created when missing.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir, userInfo } from "node:os";
+import { userInfo } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { initBareRepo, repoName } from "../../src/demo/git-repository.js";
 import { gitEnv, openBareRepo, type GitRepoHandle } from "./git-repository.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 export const SSHD = "/usr/sbin/sshd";
 
@@ -120,7 +121,7 @@ export async function startGitSshServer(): Promise<GitSshServer> {
   const isRoot = process.getuid?.() === 0;
   if (isRoot) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
 
-  const base = mkdtempSync(join(tmpdir(), "flotilla-git-ssh-"));
+  const base = makeWorkDir("flotilla-git-ssh-");
   const root = join(base, "repos");
   const home = join(base, "home");
   mkdirSync(root, { recursive: true });

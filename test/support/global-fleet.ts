@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { downFleet, readFleetState, upFleet } from "../../src/local/index.js";
 import type { TestFleet } from "./fleet-context.js";
+import { sweepStaleWorkDirs } from "../../src/util/work-dir.js";
 
 const PREFIX = "flotilla-test-fleet-";
 
@@ -31,6 +32,9 @@ async function sweepAbandonedFleets(): Promise<void> {
 }
 
 export default async function setup(project: TestProject) {
+  // Tests make their scratch directories with makeWorkDir (<tmp>/flotilla-work/<pid>); those of earlier
+  // runs, whose processes are gone, are removed here.
+  sweepStaleWorkDirs();
   const reuse = process.env.FLOTILLA_TEST_FLEET_DIR;
   if (reuse && readFleetState(reuse)?.phase === "running") {
     project.provide("fleet", { dir: reuse, state: readFleetState(reuse)! } satisfies TestFleet);

@@ -2,9 +2,8 @@
 // GNUPGHOME, for signed commits and tags in tests. close() stops the agent gpg started and removes
 // the directory.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 export interface GpgKey {
   keyId: string;
@@ -32,7 +31,7 @@ function run(cmd: string, args: string[], home: string): Promise<string> {
 }
 
 export async function createGpgKey(name: string): Promise<GpgKey> {
-  const home = mkdtempSync(join(tmpdir(), "flotilla-gpg-"));
+  const home = makeWorkDir("flotilla-gpg-");
   const uid = `${name} <${name.toLowerCase().replace(/\W+/g, "-")}@flotilla.invalid>`;
   await run("gpg", ["--batch", "--passphrase", "", "--quick-gen-key", uid, "ed25519", "sign", "never"], home);
   const colons = await run("gpg", ["--batch", "--with-colons", "--list-keys", uid], home);

@@ -3,9 +3,6 @@
 // writes), and per tenant a namespace whose `default` ServiceAccount holds the `edit` ClusterRole in
 // that namespace only, its own Git repository and GitRepository "repo". The attacker tries its
 // tricks; the bystander has a Kustomization that must keep reconciling whatever the attacker does.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Condition } from "../../src/api/meta/conditions.js";
 import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/kustomization.js";
 import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
@@ -15,6 +12,7 @@ import { type ControllerProcess, startController } from "./controller-process.js
 import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 /** Flux's lockdown, with Flux's `--flag=true` syntax, as `flotilla install --multi-tenant` writes it. */
 export const LOCKDOWN_ARGS = [
@@ -150,7 +148,7 @@ export async function startHostileFleet(prefix: string): Promise<HostileFleet> {
   const controller = startController({
     namespace: runtimeNs,
     shard,
-    storagePath: mkdtempSync(join(tmpdir(), "flotilla-hostile-")),
+    storagePath: makeWorkDir("flotilla-hostile-"),
     leadingArgs: LOCKDOWN_ARGS,
     // Debug: the log scanned for leaks is the most verbose one the controller writes.
     extraArgs: ["--log-level", "debug", "--requeue-dependency", "5s"],

@@ -3,9 +3,6 @@
 // management plane, a fresh namespace with a GitRepository "platform", and helpers that wait on
 // Flux's status the way a user would read it (kustomizations-in.ts).
 export type { KustomizationsIn };
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/kustomization.js";
 import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
 import { gitRepositoryController } from "../../src/controllers/gitrepository/setup.js";
@@ -25,6 +22,7 @@ import { type KustomizationsIn, kustomizationsIn } from "./kustomizations-in.js"
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
 import type { CommitFiles } from "../../src/demo/git-repository.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const G = { source: "source.toolkit.fluxcd.io", ks: "kustomize.toolkit.fluxcd.io" };
 
@@ -68,10 +66,10 @@ export async function startKustomizeHarness(
   const git: GitHttpServer = await startGitHttpServer();
   const repo = await git.createRepo("platform");
   await repo.commit({ "README.md": "platform\n" }, "init");
-  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
+  const storage = new Storage(makeWorkDir("flotilla-storage-"), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
-  const artifactCacheDir = mkdtempSync(join(tmpdir(), "flotilla-sources-"));
+  const artifactCacheDir = makeWorkDir("flotilla-sources-");
   // The two controllers as the manager sets them up, with Flux's flags as the test file asks.
   const deps = {
     cluster: mgmt,

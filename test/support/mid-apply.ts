@@ -2,10 +2,7 @@
 // slow client (20 requests/s, burst 5), so an apply takes many seconds and a fault — the process
 // killed, an apiserver or etcd restarted — lands in the middle of it on any machine. Shared by
 // controller-kill-mid-apply and the fault-*-restart tests.
-import { mkdtempSync } from "node:fs";
 import { expect } from "vitest";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { freePort } from "../../src/local/ports.js";
@@ -14,6 +11,7 @@ import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
 import { configMap } from "./kustomize-harness.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const KS = "kustomize.toolkit.fluxcd.io";
 const SOURCE = "source.toolkit.fluxcd.io";
@@ -66,7 +64,7 @@ export interface MidApplyScenario {
 
 export async function startMidApplyScenario(prefix: string): Promise<MidApplyScenario> {
   const cluster = planeCluster("management");
-  const storage = mkdtempSync(join(tmpdir(), `flotilla-${prefix}-`));
+  const storage = makeWorkDir(`flotilla-${prefix}-`);
   const ns = await testNamespace(cluster.client, prefix);
   const storagePort = await freePort();
   const git: GitHttpServer = await startGitHttpServer();

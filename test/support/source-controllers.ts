@@ -1,9 +1,6 @@
 // Source controllers for an e2e test file: the GitRepository (and optionally HelmChart) controllers
 // in-process, as the manager wires them, scoped to one test namespace, with a real artifact server
 // on loopback. Objects are created through the real apiserver.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type GitRepository, gitRepositoryCrd } from "../../src/api/source/git-repository.js";
 import { SOURCE_GROUP } from "../../src/api/kinds.js";
 import { helmChartCrd, helmRepositoryCrd } from "../../src/api/source/helm.js";
@@ -20,6 +17,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { eventually } from "./fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const log = createLogger({ level: "error", write: () => {} });
 const kind = (k: string) => ({ group: SOURCE_GROUP, version: "v1", kind: k });
@@ -48,7 +46,7 @@ export async function startSourceControllers(
   for (const crd of crds) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
   for (const k of opts.helm ? ["GitRepository", "HelmChart", "HelmRepository"] : ["GitRepository"])
     await cluster.discovery.waitForMapping(kind(k), 10_000);
-  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-storage-")), "http://127.0.0.1:0");
+  const storage = new Storage(makeWorkDir("flotilla-storage-"), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
   const deps = {

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { buildKustomizationObjects } from "./build.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 let root: string;
 const spec = (extra: Partial<KustomizationSpec>): KustomizationSpec => ({
@@ -14,7 +14,7 @@ const spec = (extra: Partial<KustomizationSpec>): KustomizationSpec => ({
   ...extra,
 });
 function artifact(files: Record<string, string>): string {
-  root = mkdtempSync(join(tmpdir(), "ks-build-"));
+  root = makeWorkDir("ks-build-");
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), text);

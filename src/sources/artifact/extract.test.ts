@@ -1,15 +1,5 @@
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { type RawEntry, rawHeader, rawTarball, repeatedMember } from "../../../test/support/hostile-archives.js";
@@ -18,9 +8,10 @@ import { ArtifactLimitError, UnsafeArchiveError } from "./errors.js";
 import { extractTarball, limiter } from "./extract.js";
 import { readTarGz } from "./tar-reader.js";
 import { createTarball } from "./tarball.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 let work: string;
-beforeEach(() => (work = mkdtempSync(join(tmpdir(), "flotilla-extract-"))));
+beforeEach(() => (work = makeWorkDir("flotilla-extract-")));
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
 describe("extracting artifacts", () => {

@@ -1,12 +1,11 @@
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArtifactDownloadError, ArtifactVerificationError } from "./errors.js";
 import { fetchArtifact } from "./fetch.js";
 import { digestOf, Storage } from "./storage.js";
 import { type Artifact } from "../../api/meta/artifact.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 const body = Buffer.from("artifact bytes");
 let server: Server;
@@ -14,7 +13,7 @@ let base: string;
 let root: string;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "flotilla-fetch-"));
+  root = makeWorkDir("flotilla-fetch-");
   server = createServer((req, res) => {
     if (req.url === "/a.tar.gz") res.end(body);
     else res.writeHead(404).end();

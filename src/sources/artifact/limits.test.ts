@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArtifactLimitError } from "./errors.js";
 import { checkArtifactFiles, formatBytes } from "./limits.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "flotilla-limits-"));
+  dir = makeWorkDir("flotilla-limits-");
   for (const [name, size] of [
     ["a", 10],
     ["b", 600],

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ArtifactStorageError } from "./errors.js";
 import { Storage } from "./storage.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
-const root = mkdtempSync(join(tmpdir(), "flotilla-storage-unit-"));
+const root = makeWorkDir("flotilla-storage-unit-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("artifact storage", () => {

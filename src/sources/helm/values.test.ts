@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { effectiveValuesFiles, mergeValues, mergeValuesFiles, ValuesFilesError } from "./values.js";
+import { makeWorkDir } from "../../util/work-dir.js";
 
 describe("values files", () => {
   it("merge maps deeply and replace everything else, later files winning", () => {
@@ -18,7 +18,7 @@ describe("values files", () => {
   });
 
   it("refuse a values file outside the artifact, by relative path or through a link, and read one inside", () => {
-    const base = mkdtempSync(join(tmpdir(), "flotilla-values-"));
+    const base = makeWorkDir("flotilla-values-");
     try {
       const root = join(base, "artifact");
       mkdirSync(join(root, "env"), { recursive: true });
