@@ -80,7 +80,7 @@ export async function restartEtcd(dir: string, timeoutMs = 60_000): Promise<void
   await Promise.all(
     state.planes.map((plane) => {
       const apiserver = plane.processes.find((p) => p.component === "kube-apiserver");
-      if (!apiserver || !isRunning(apiserver.pid, apiserver.command)) return undefined; // stopped on purpose
+      if (!apiserver || !isRunning(apiserver.pid, apiserver.command, apiserver.args)) return undefined; // stopped on purpose
       return waitApiserverReady(plane.name, plane.superAdminKubeconfig, apiserver.logFile, timeoutMs);
     }),
   );

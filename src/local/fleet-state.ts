@@ -64,7 +64,7 @@ function allProcesses(state: FleetState): RecordedProcess[] {
 }
 
 export function liveProcesses(state: FleetState): RecordedProcess[] {
-  return allProcesses(state).filter((p) => isRunning(p.pid, p.command));
+  return allProcesses(state).filter((p) => isRunning(p.pid, p.command, p.args));
 }
 
 /**

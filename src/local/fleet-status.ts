@@ -36,7 +36,7 @@ export type PlaneMemory = ProcessMemory;
 function memoryOfProcesses(processes: RecordedProcess[]): PlaneMemory {
   const sum: PlaneMemory = { rss: 0, pss: 0, peakRss: 0 };
   for (const p of processes) {
-    const m = isRunning(p.pid, p.command) ? memoryOf(p.pid) : undefined;
+    const m = isRunning(p.pid, p.command, p.args) ? memoryOf(p.pid) : undefined;
     sum.rss += m?.rss ?? 0;
     sum.pss += m?.pss ?? 0;
     sum.peakRss += m?.peakRss ?? 0;
@@ -49,7 +49,7 @@ export async function fleetStatus(dir: string): Promise<FleetStatus> {
   if (!state) throw new FleetNotFoundError(`no local fleet in ${dir} (start one with: flotilla local up --dir ${dir})`);
   const planes = await Promise.all(
     state.planes.map(async (plane): Promise<PlaneStatus> => {
-      const running = plane.processes.filter((p) => isRunning(p.pid, p.command)).length;
+      const running = plane.processes.filter((p) => isRunning(p.pid, p.command, p.args)).length;
       const mem = memoryOfProcesses(plane.processes);
       const status: PlaneStatus = {
         name: plane.name,
@@ -68,7 +68,7 @@ export async function fleetStatus(dir: string): Promise<FleetStatus> {
         if (!(await isApiserverReady(client)))
           return { ...status, health: "Unreachable", reason: "apiserver /readyz not ok" };
         status.version = (await client.get<{ gitVersion: string }>("/version")).gitVersion;
-        const stopped = plane.processes.filter((p) => !isRunning(p.pid, p.command)).map((p) => p.component);
+        const stopped = plane.processes.filter((p) => !isRunning(p.pid, p.command, p.args)).map((p) => p.component);
         if (stopped.length) return { ...status, health: "NotReady", reason: `stopped: ${stopped.join(", ")}` };
         if (!(await isNodeReady(client)))
           return { ...status, health: "NotReady", reason: "node kwok-node-0 not Ready" };
@@ -85,7 +85,7 @@ export async function fleetStatus(dir: string): Promise<FleetStatus> {
     phase: state.phase,
     etcd: etcd && {
       endpoint: `http://${LOOPBACK}:${etcd.port}`,
-      running: isRunning(etcd.process.pid, etcd.process.command),
+      running: isRunning(etcd.process.pid, etcd.process.command, etcd.process.args),
       memory: memoryOfProcesses([etcd.process]),
     },
     planes,

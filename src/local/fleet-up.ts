@@ -260,7 +260,7 @@ async function waitReady(
   const deadline = Date.now() + timeoutMs;
   let lastError = "";
   while (Date.now() < deadline) {
-    const dead = list.find((p) => !isRunning(p.pid, p.command));
+    const dead = list.find((p) => !isRunning(p.pid, p.command, p.args));
     if (dead) {
       throw new PlaneStartError(plane, dead.component, `exited: ${tailLog(dead.logFile) || "no output"}`, dead.logFile);
     }

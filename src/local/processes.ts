@@ -43,12 +43,17 @@ function commandLine(pid: number): string[] | undefined {
 }
 
 /**
- * True when `pid` is alive and still runs `command` (pids are reused: a recorded pid of a dead
- * fleet must not make us signal an unrelated process). Zombies count as dead.
+ * True when `pid` is alive and still runs `command` with `args` (pids are reused — on a busy machine
+ * within minutes — and every fleet's processes run the same binary, so a recorded pid of a dead fleet
+ * must not make us signal another fleet's etcd: the arguments, which name the fleet's own directory and
+ * ports, must match too). Zombies count as dead.
  */
-export function isRunning(pid: number, command: string): boolean {
+export function isRunning(pid: number, command: string, args?: readonly string[]): boolean {
   const argv = commandLine(pid);
   if (!argv?.length || argv[0] !== command) return false;
+  // cmdline drops empty arguments in the split above; compare the same way.
+  const expected = args?.filter(Boolean);
+  if (expected && (argv.length - 1 !== expected.length || expected.some((a, i) => argv[i + 1] !== a))) return false;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
@@ -80,8 +85,11 @@ export function memoryOf(pid: number): ProcessMemory | undefined {
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`, for every process still running its recorded command. */
-export async function terminate(processes: { pid: number; command: string }[], graceMs = 5000): Promise<void> {
-  const live = () => processes.filter((p) => isRunning(p.pid, p.command));
+export async function terminate(
+  processes: { pid: number; command: string; args?: string[] }[],
+  graceMs = 5000,
+): Promise<void> {
+  const live = () => processes.filter((p) => isRunning(p.pid, p.command, p.args));
   for (const p of live()) signal(p.pid, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while (live().length && Date.now() < deadline) await sleep(100);
