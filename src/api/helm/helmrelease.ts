@@ -6,6 +6,9 @@ import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Inventory } from "../meta/inventory.js";
 import type { HealthCheckExpr } from "../kustomize/kustomization.js";
+import { crdFor } from "../crd.js";
+import { SERVED_KINDS } from "../kinds.js";
+import { helmReleaseSchemas } from "./helmrelease-schema.js";
 
 export interface CrossNamespaceRef {
   apiVersion?: string;
@@ -206,3 +209,5 @@ export interface HelmReleaseStatus {
 }
 
 export type HelmRelease = KubeObject & { spec: HelmReleaseSpec; status?: HelmReleaseStatus };
+
+export const helmReleaseCrd = () => crdFor(SERVED_KINDS.HelmRelease, helmReleaseSchemas);
