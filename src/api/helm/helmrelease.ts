@@ -147,7 +147,8 @@ export interface HelmReleaseSpec {
     disableWaitForJobs?: boolean;
     force?: boolean;
     recreate?: boolean;
-    serverSideApply?: boolean;
+    /** As upgrade's (an enum in Flux's CRD, not install's boolean). */
+    serverSideApply?: "enabled" | "disabled" | "auto";
   };
   uninstall?: {
     timeout?: string;
