@@ -77,7 +77,7 @@ describe("valuesDigest (chartutil.DigestValues)", () => {
         small: 0.00001,
         neg: -2,
         e20: 1e20,
-        u: 12345678901234567890,
+        u: 12345678901234567168, // the float64 JSON makes of 12345678901234567890
         tiny: 1.5e-7,
       },
     };
