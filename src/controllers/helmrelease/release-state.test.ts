@@ -29,6 +29,8 @@ const snap = (version: number, status: string, extra: Partial<ReleaseSnapshot> =
 });
 
 const hr = (spec: Partial<HelmReleaseSpec> = {}, status: HelmReleaseStatus = {}, annotations = {}): HelmRelease => ({
+  apiVersion: "helm.toolkit.fluxcd.io/v2",
+  kind: "HelmRelease",
   metadata: { name: "cm", namespace: "tenants", generation: 1, annotations },
   spec: { interval: "1m", ...spec },
   status: { observedGeneration: 1, ...status },
