@@ -60,7 +60,7 @@ export async function finalizeKustomization(
  */
 export async function finalizeBounded(
   obj: KubeObject & { status?: { conditions?: Condition[] } },
-  deps: FinalizeDeps,
+  deps: Omit<FinalizeDeps, "target">,
   cleanup: () => Promise<string | undefined>,
   o: { timeoutMs: number; reason: string; what: string; stopHint: string },
 ): Promise<Result | void> {
