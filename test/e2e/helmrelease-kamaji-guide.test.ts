@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
-import { ConflictError } from "../../src/kube/errors.js";
+import { AlreadyExistsError } from "../../src/kube/errors.js";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
@@ -93,10 +93,12 @@ beforeAll(async () => {
   await certManagerLike(charts);
   await mgmt.client
     .create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "flux-system" } })
-    .catch((err) => (err instanceof ConflictError ? undefined : Promise.reject(err)));
+    .catch((err) => (err instanceof AlreadyExistsError ? undefined : Promise.reject(err)));
   controller = start();
   await controller.healthUrl();
-  for (const doc of parseAllDocuments(guide(charts.url))) await mgmt.apply(doc.toJS() as KubeObject, "kubectl");
+  // The controller installs the CRDs as it starts (--install-crds): apply once they are served.
+  for (const doc of parseAllDocuments(guide(charts.url)))
+    await eventually("the guide's object applied", () => mgmt.apply(doc.toJS() as KubeObject, "kubectl"), 60_000, 1000);
 }, 120_000);
 
 afterAll(async () => {
