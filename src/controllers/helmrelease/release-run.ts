@@ -204,11 +204,19 @@ export class ReleaseRun {
     const stored = await this.storage.history(input.release);
     const now = stored.at(-1);
     this.record(stored, now);
-    return error ? this.failed(action.kind, error, now) : this.succeeded(action, now!);
+    return error ? this.failed(action.kind, error, now) : this.succeeded(action, now);
   }
 
-  private async succeeded(action: { kind: string }, r: StoredRelease): Promise<undefined> {
-    const a = this.annotations(r);
+  /** `r` is the newest stored revision: none left after an uninstall remediation. */
+  private async succeeded(action: { kind: string }, stored: StoredRelease | undefined): Promise<undefined> {
+    const a = this.annotations(stored);
+    if (action.kind === "uninstall-remediation") {
+      const message = `Helm uninstall remediation for release ${this.input.namespace}/${this.input.release} succeeded`;
+      this.set({ type: "Remediated", status: "True", reason: "UninstallSucceeded", message });
+      await this.events.record(this.hr, "Normal", "UninstallSucceeded", message, a);
+      return undefined;
+    }
+    const r = stored!;
     const id = releaseId(r);
     switch (action.kind) {
       case "install":
@@ -231,12 +239,6 @@ export class ReleaseRun {
         const message = `Helm rollback to previous release ${id} with chart ${chartId(r)} succeeded`;
         this.set({ type: "Remediated", status: "True", reason: "RollbackSucceeded", message });
         await this.events.record(this.hr, "Normal", "RollbackSucceeded", message, a);
-        break;
-      }
-      case "uninstall-remediation": {
-        const message = `Helm uninstall remediation for release ${this.input.namespace}/${this.input.release} succeeded`;
-        this.set({ type: "Remediated", status: "True", reason: "UninstallSucceeded", message });
-        await this.events.record(this.hr, "Normal", "UninstallSucceeded", message, a);
         break;
       }
     }
