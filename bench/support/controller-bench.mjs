@@ -72,8 +72,17 @@ export async function until(what, fn, timeoutMs, intervalMs = 1000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The real `flotilla controller` against a local plane, with the benchmark's client limits. */
-export function startBenchController({ kubeconfig, storage, storagePort, healthPort, concurrent, qps, burst }) {
+/** The real `flotilla controller` against a local plane, with the benchmark's client limits (and extra `env`). */
+export function startBenchController({
+  kubeconfig,
+  storage,
+  storagePort,
+  healthPort,
+  concurrent,
+  qps,
+  burst,
+  env = {},
+}) {
   return spawn(
     process.execPath,
     [
@@ -99,7 +108,7 @@ export function startBenchController({ kubeconfig, storage, storagePort, healthP
       "--log-level",
       process.env.FLOTILLA_BENCH_LOG_LEVEL ?? "error",
     ],
-    { stdio: ["ignore", "ignore", "inherit"] },
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } },
   );
 }
 

@@ -30,6 +30,25 @@ const EXTRA: Record<string, string[]> = {
   ],
   // v1beta2's valuesFile survives conversion to the stored v1 (helm.ts).
   "HelmChart/v1/spec": ["valuesFile"],
+  // v2beta valuesFile and post-renderer patches survive conversion to the stored v2 (helmrelease-schema.ts).
+  "HelmRelease/v2/spec": [
+    "chart.spec.valuesFile",
+    "postRenderers[].kustomize.patchesJson6902",
+    "postRenderers[].kustomize.patchesJson6902[].patch",
+    "postRenderers[].kustomize.patchesJson6902[].patch[].from",
+    "postRenderers[].kustomize.patchesJson6902[].patch[].op",
+    "postRenderers[].kustomize.patchesJson6902[].patch[].path",
+    "postRenderers[].kustomize.patchesJson6902[].patch[].value",
+    "postRenderers[].kustomize.patchesJson6902[].target",
+    "postRenderers[].kustomize.patchesJson6902[].target.annotationSelector",
+    "postRenderers[].kustomize.patchesJson6902[].target.group",
+    "postRenderers[].kustomize.patchesJson6902[].target.kind",
+    "postRenderers[].kustomize.patchesJson6902[].target.labelSelector",
+    "postRenderers[].kustomize.patchesJson6902[].target.name",
+    "postRenderers[].kustomize.patchesJson6902[].target.namespace",
+    "postRenderers[].kustomize.patchesJson6902[].target.version",
+    "postRenderers[].kustomize.patchesStrategicMerge",
+  ],
 };
 
 type Version = { name: string; served: boolean; schema: { openAPIV3Schema: Schema } };
@@ -58,12 +77,13 @@ function unstructured(s: Schema, at: string): string[] {
 const cases = crds.flatMap((crd) => crd.spec.versions.map((v) => [crd.spec.names.kind, v.name, v] as const));
 
 describe("CRDs of the kinds flotilla serves", () => {
-  it("serve the versions they always served (v1 stored; v1beta2, and v1beta1 for Kustomization)", () => {
+  it("serve the versions they always served (v1 stored, v1beta2, v1beta1 for Kustomization; v2 and its betas for HelmRelease)", () => {
     expect(Object.fromEntries(crds.map((c) => [c.spec.names.kind, c.spec.versions.map((v) => v.name)]))).toEqual({
       GitRepository: ["v1", "v1beta2"],
       HelmRepository: ["v1", "v1beta2"],
       HelmChart: ["v1", "v1beta2"],
       Kustomization: ["v1", "v1beta2", "v1beta1"],
+      HelmRelease: ["v2", "v2beta2", "v2beta1"],
     });
   });
 

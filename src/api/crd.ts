@@ -37,6 +37,39 @@ export const selector = (): Schema =>
     namespace: str(),
     version: str(),
   });
+/** kustomize's images, patches and (deprecated) patchesJson6902: Kustomization and HelmRelease post-renderers. */
+export const images = (): Schema => arr(obj({ name: str(), newName: str(), newTag: str(), digest: str() }, ["name"]));
+export const patches = (): Schema => arr(obj({ patch: str(), target: selector() }, ["patch"]));
+export const patchesJson6902 = (): Schema =>
+  arr(
+    obj(
+      {
+        patch: arr(
+          obj(
+            {
+              op: str({ enum: ["test", "remove", "add", "replace", "move", "copy"] }),
+              path: str(),
+              from: str(),
+              value: anyValue(),
+            },
+            ["op", "path"],
+          ),
+        ),
+        target: selector(),
+      },
+      ["patch", "target"],
+    ),
+  );
+/** CEL health checks (Kustomization v1, HelmRelease v2). */
+export const healthCheckExprs = (): Schema =>
+  arr(
+    obj({ apiVersion: str(), kind: str(), current: str(), inProgress: str(), failed: str() }, [
+      "apiVersion",
+      "current",
+    ]),
+  );
+/** status.inventory: the objects applied, as Flux records them. */
+export const inventory = (): Schema => obj({ entries: arr(obj({ id: str(), v: str() }, ["id", "v"])) }, ["entries"]);
 /** accessFrom: provisional in Flux and not implemented by Flux either; kept so manifests apply. */
 export const accessFrom = (): Schema =>
   obj({ namespaceSelectors: arr(obj({ matchLabels: strMap() })) }, ["namespaceSelectors"]);
@@ -81,6 +114,7 @@ export interface VersionSchema {
 
 /** The CRD of a served kind, given a schema for each of its versions. */
 export function crdFor(kind: ServedKind, schemas: Record<string, VersionSchema>) {
+  const stored = kind.versions.find((v) => v.storage)!.name;
   return {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
@@ -110,7 +144,7 @@ export function crdFor(kind: ServedKind, schemas: Record<string, VersionSchema>)
           ...(v.deprecated
             ? {
                 deprecated: true,
-                deprecationWarning: `${kind.group}/${v.name} ${kind.kind} is deprecated, upgrade to v1`,
+                deprecationWarning: `${kind.group}/${v.name} ${kind.kind} is deprecated, upgrade to ${stored}`,
               }
             : {}),
           subresources: { status: {} },

@@ -39,6 +39,7 @@ export interface ServedKind extends KindEntry {
 
 export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
 export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
+export const HELM_GROUP = "helm.toolkit.fluxcd.io";
 
 const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
 const READY_COLUMNS: PrinterColumn[] = [
@@ -103,6 +104,22 @@ export const SERVED_KINDS = {
     categories: ["all", "fluxcd"],
     scope: "Namespaced",
     versions: fluxVersions("v1beta2", "v1beta1"),
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  HelmRelease: {
+    group: HELM_GROUP,
+    kind: "HelmRelease",
+    plural: "helmreleases",
+    singular: "helmrelease",
+    shortNames: ["hr"],
+    categories: ["all", "fluxcd"],
+    scope: "Namespaced",
+    // v2 stored; v2beta2 and v2beta1 served so the Kamaji guide's v2beta1 manifest applies as written.
+    versions: [
+      { name: "v2", served: true, storage: true },
+      { name: "v2beta2", served: true, storage: false, deprecated: true },
+      { name: "v2beta1", served: true, storage: false, deprecated: true },
+    ],
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
 } satisfies Record<string, ServedKind>;

@@ -14,10 +14,7 @@ describe("flotilla install", () => {
     expect(exported.code).toBe(0);
     const kinds = parseYamlDocuments(exported.stdout, "install.yaml").map((d) => (d.value as { kind: string }).kind);
     expect(kinds).toEqual([
-      "CustomResourceDefinition",
-      "CustomResourceDefinition",
-      "CustomResourceDefinition",
-      "CustomResourceDefinition",
+      ...Array(5).fill("CustomResourceDefinition"),
       "Namespace",
       "ServiceAccount",
       "ClusterRoleBinding",
@@ -38,10 +35,12 @@ describe("flotilla install", () => {
         intervalMs: 500,
       },
     );
-    await cluster.discovery.waitForMapping(
+    for (const served of [
       { group: "kustomize.toolkit.fluxcd.io", version: "v1", kind: "Kustomization" },
-      10_000,
-    );
+      { group: "helm.toolkit.fluxcd.io", version: "v2", kind: "HelmRelease" },
+      { group: "helm.toolkit.fluxcd.io", version: "v2beta1", kind: "HelmRelease" },
+    ])
+      await cluster.discovery.waitForMapping(served, 30_000);
     await cluster.delete({ apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
   });
 });

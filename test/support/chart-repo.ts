@@ -5,6 +5,7 @@
 //
 //   const repo = await startChartRepo({ auth: { username: "u", password: "p" } });
 //   await repo.addChart("podinfo", "6.5.0", { appVersion: "6.5.0" });  // packages + re-indexes
+//   (test/support/charts.ts adds charts of particular shapes: cert-manager-like, failing hook, ...)
 //   repo.url                          // http://127.0.0.1:PORT (index at /index.yaml, charts at /<name>-<version>.tgz)
 //   repo.requests.index, repo.requests.charts, repo.requests.byPath["/podinfo-6.5.0.tgz"]
 //   await repo.removeChart("podinfo", "6.5.0"); repo.resetCounters(); await repo.close();
@@ -33,8 +34,8 @@ export interface ChartRepoOptions {
 export interface ChartOptions {
   appVersion?: string;
   description?: string;
-  /** Extra or replacement files, relative to the chart directory (e.g. "templates/cm.yaml"). */
-  files?: Record<string, string>;
+  /** Extra or replacement files, relative to the chart directory (e.g. "templates/cm.yaml"); null drops a default one. */
+  files?: Record<string, string | null>;
 }
 
 export interface ChartRepoRequestCounts {
@@ -100,7 +101,7 @@ export async function runHelm(args: string[], env: NodeJS.ProcessEnv, cwd?: stri
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const VERSION = /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]+)?$/;
 
-function chartFiles(name: string, version: string, opts: ChartOptions): Record<string, string> {
+function chartFiles(name: string, version: string, opts: ChartOptions): Record<string, string | null> {
   const chartYaml = [
     "apiVersion: v2",
     `name: ${name}`,
@@ -222,6 +223,7 @@ export async function startChartRepo(opts: ChartRepoOptions = {}): Promise<Chart
         const chartDir = join(src, `${name}-${version}`, name);
         rmSync(dirname(chartDir), { recursive: true, force: true });
         for (const [rel, content] of Object.entries(chartFiles(name, version, chartOpts))) {
+          if (content === null) continue;
           const p = resolve(chartDir, rel);
           if (!p.startsWith(chartDir + sep)) throw new Error(`chart file outside the chart: ${rel}`);
           mkdirSync(dirname(p), { recursive: true });

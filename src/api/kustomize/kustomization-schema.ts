@@ -11,8 +11,13 @@ import {
   condition,
   duration,
   int,
+  healthCheckExprs,
+  images,
+  inventory,
   localRef,
   obj,
+  patches,
+  patchesJson6902,
   selector,
   str,
   strMap,
@@ -24,28 +29,6 @@ import {
 const interval = () => duration();
 const nameLimits = { minLength: 1, maxLength: 200 };
 
-const images = () => arr(obj({ name: str(), newName: str(), newTag: str(), digest: str() }, ["name"]));
-const patches = () => arr(obj({ patch: str(), target: selector() }, ["patch"]));
-const patchesJson6902 = () =>
-  arr(
-    obj(
-      {
-        patch: arr(
-          obj(
-            {
-              op: str({ enum: ["test", "remove", "add", "replace", "move", "copy"] }),
-              path: str(),
-              from: str(),
-              value: anyValue(),
-            },
-            ["op", "path"],
-          ),
-        ),
-        target: selector(),
-      },
-      ["patch", "target"],
-    ),
-  );
 const healthChecks = () =>
   arr(obj({ apiVersion: str(), kind: str(), name: str(), namespace: str() }, ["kind", "name"]));
 const substituteFrom = (withOptional: boolean) =>
@@ -98,12 +81,7 @@ const v1Spec = obj(
     decryption: decryption(true),
     deletionPolicy: str({ enum: ["MirrorPrune", "Delete", "WaitForTermination", "Orphan"] }),
     dependsOn: arr(obj({ name: str(), namespace: str(), readyExpr: str() }, ["name"])),
-    healthCheckExprs: arr(
-      obj({ apiVersion: str(), kind: str(), current: str(), inProgress: str(), failed: str() }, [
-        "apiVersion",
-        "current",
-      ]),
-    ),
+    healthCheckExprs: healthCheckExprs(),
     ignore: arr(obj({ paths: arr(str()), target: selector() }, ["paths"])),
     ignoreMissingComponents: bool(),
     kubeConfig: withRules(obj({ configMapRef: localRef(), secretRef: obj({ name: str(), key: str() }, ["name"]) }), [
@@ -161,7 +139,6 @@ const v1beta1Spec = obj(
   ["interval", "prune", "sourceRef"],
 );
 
-const inventory = () => obj({ entries: arr(obj({ id: str(), v: str() }, ["id", "v"])) }, ["entries"]);
 const history = () =>
   arr(
     obj(

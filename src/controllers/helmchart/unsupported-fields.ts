@@ -5,10 +5,13 @@
 import type { HelmChart } from "../../api/source/helm.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
 
+/** Why a chart's signature is not verified (also the HelmRelease's chart template). */
+export const VERIFY_INSTEAD = "chart signatures are only verified for OCI charts, which flotilla does not pull";
+
 export const HELM_CHART_UNSUPPORTED: UnsupportedField<HelmChart["spec"]>[] = [
   {
     field: "spec.verify (cosign, notation)",
     find: (s) => (s.verify ? `spec.verify (provider '${s.verify.provider ?? "cosign"}')` : undefined),
-    instead: "remove spec.verify; chart signatures are only verified for OCI charts, which flotilla does not pull",
+    instead: `remove spec.verify; ${VERIFY_INSTEAD}`,
   },
 ];

@@ -4,8 +4,11 @@
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
 
-/** Ignoring it once applied the remote cluster's objects to the management cluster. */
-export const KUBECONFIG_CONFIGMAP_REF: UnsupportedField<KustomizationSpec> = {
+/**
+ * Ignoring it once applied the remote cluster's objects to the management cluster. Shared by every kind
+ * with a spec.kubeConfig (Kustomization, HelmRelease).
+ */
+export const KUBECONFIG_CONFIGMAP_REF: UnsupportedField<{ kubeConfig?: { configMapRef?: unknown } }> = {
   field: "spec.kubeConfig.configMapRef",
   find: (s) => (s.kubeConfig?.configMapRef ? "spec.kubeConfig.configMapRef" : undefined),
   instead:
