@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { controllerCommand } from "./commands/controller.js";
 import { demoCommand } from "./commands/demo.js";
+import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
@@ -27,6 +28,8 @@ export function buildProgram(): Command {
   program.addCommand(controllerCommand());
   program.addCommand(installCommand());
   program.addCommand(demoCommand());
+  // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
+  program.addCommand(helmPostRenderCommand(), { hidden: true });
   return program;
 }
 

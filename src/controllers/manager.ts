@@ -23,6 +23,8 @@ import { helmChartController } from "./helmchart/setup.js";
 import { helmRepositoryController } from "./helmrepository/setup.js";
 import { type ControllerDeps, type ControllerSetup, createController } from "./kit/setup.js";
 import { kustomizationController } from "./kustomization/setup.js";
+import { helmReleaseController } from "./helmrelease/setup.js";
+import { helmProcesses } from "./helmrelease/actions/run-action.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
@@ -69,12 +71,14 @@ export const CONTROLLERS: ControllerSetup[] = [
   helmRepositoryController,
   helmChartController,
   kustomizationController,
+  helmReleaseController,
 ];
 
 export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   setDefaultRateLimit({ qps: o.kubeApiQps, burst: o.kubeApiBurst });
   const cluster = new Cluster(o.endpoint);
   const metrics = controllerMetrics();
+  metrics.registry.register(helmProcesses);
   const identity = `${hostname()}_${process.pid}`;
   let controllers: Controller[] = [];
   let artifactServer: Awaited<ReturnType<typeof startArtifactServer>> | undefined;

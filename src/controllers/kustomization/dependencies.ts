@@ -9,17 +9,25 @@ import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { isTrue } from "../../runtime/conditions.js";
-import { READY } from "../../api/meta/conditions.js";
+import { type Condition, READY } from "../../api/meta/conditions.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import { asCelValue, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 export const kustomizationPath = (ns: string, name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
 
+/** What dependsOn needs of an object, whatever its kind (Kustomization, HelmRelease). */
+export interface Dependent {
+  kind?: string;
+  metadata: { name?: string; namespace?: string; generation?: number };
+  spec: { dependsOn?: { name: string; namespace?: string; readyExpr?: string }[] };
+  status?: { observedGeneration?: number; conditions?: Condition[] };
+}
+
 const readyExprEnv = celEnvironment(["self", "dep"]);
 
 /** Every readyExpr compiled (type-checked, boolean), so a bad one stalls before anything else. */
-export function compileReadyExprs(ks: Kustomization): Map<number, CelProgram> {
+export function compileReadyExprs(ks: Dependent): Map<number, CelProgram> {
   const compiled = new Map<number, CelProgram>();
   (ks.spec.dependsOn ?? []).forEach((dep, i) => {
     if (!dep.readyExpr) return;
@@ -43,21 +51,38 @@ export async function checkDependencies(
   refs: { noCrossNamespaceRefs?: boolean; waitMs: number },
   readyExprs: Map<number, CelProgram> = compileReadyExprs(ks),
 ): Promise<void> {
+  await checkDependsOn(cluster, ks, { ...refs, path: kustomizationPath }, readyExprs, (other, notReady) =>
+    sameSourceRevision(sources, ks, other as Kustomization, notReady),
+  );
+}
+
+/**
+ * dependsOn for any kind: each dependency (same kind, at `path`) exists, has observed its generation and
+ * is Ready (or passes its readyExpr); `more` adds the kind's own rule.
+ */
+export async function checkDependsOn<T extends Dependent>(
+  cluster: Cluster,
+  ks: T,
+  refs: { noCrossNamespaceRefs?: boolean; waitMs: number; path: (ns: string, name: string) => string },
+  readyExprs: Map<number, CelProgram> = compileReadyExprs(ks),
+  more?: (other: T, notReady: ReconcileFailure) => Promise<void>,
+): Promise<void> {
+  const kind = ks.kind ?? "Kustomization";
   for (const [i, dep] of (ks.spec.dependsOn ?? []).entries()) {
     const ns = dep.namespace ?? ks.metadata.namespace!;
     // --no-cross-namespace-refs covers every reference between objects, dependsOn included.
     if (refs.noCrossNamespaceRefs && ns !== ks.metadata.namespace)
       throw new ReconcileFailure(
         "AccessDenied",
-        `can't access 'Kustomization/${ns}/${dep.name}', cross-namespace references have been blocked`,
+        `can't access '${kind}/${ns}/${dep.name}', cross-namespace references have been blocked`,
         { stalled: true },
       );
     const notReady = new ReconcileFailure("DependencyNotReady", `dependency '${ns}/${dep.name}' is not ready`, {
       retryAfterMs: refs.waitMs,
     });
-    let other: Kustomization;
+    let other: T;
     try {
-      other = await cluster.client.get<Kustomization>(kustomizationPath(ns, dep.name));
+      other = await cluster.client.get<T>(refs.path(ns, dep.name));
     } catch (err) {
       if (err instanceof NotFoundError) throw notReady;
       throw err;
@@ -84,22 +109,28 @@ export async function checkDependencies(
     }
     if (other.status?.observedGeneration !== other.metadata.generation || !isTrue(other.status?.conditions, READY))
       throw notReady;
-    const sameSource =
-      other.spec.sourceRef.kind === ks.spec.sourceRef.kind &&
-      other.spec.sourceRef.name === ks.spec.sourceRef.name &&
-      (other.spec.sourceRef.namespace ?? ns) === (ks.spec.sourceRef.namespace ?? ks.metadata.namespace);
-    if (
-      sameSource &&
-      ks.status?.lastAttemptedRevision &&
-      other.status?.lastAppliedRevision !== ks.status.lastAttemptedRevision
-    ) {
-      const source = await sources
-        .artifactOf(
-          { kind: ks.spec.sourceRef.kind, name: ks.spec.sourceRef.name, namespace: ks.spec.sourceRef.namespace },
-          ks.metadata.namespace!,
-        )
-        .catch(() => undefined);
-      if (source && other.status?.lastAppliedRevision !== source.revision) throw notReady;
-    }
+    await more?.(other, notReady);
+  }
+}
+
+/** Kustomizations of one source roll forward in order: the dependency has applied our revision. */
+async function sameSourceRevision(sources: SourceFetcher, ks: Kustomization, other: Kustomization, notReady: Error) {
+  const ns = other.metadata.namespace!;
+  const sameSource =
+    other.spec.sourceRef.kind === ks.spec.sourceRef.kind &&
+    other.spec.sourceRef.name === ks.spec.sourceRef.name &&
+    (other.spec.sourceRef.namespace ?? ns) === (ks.spec.sourceRef.namespace ?? ks.metadata.namespace);
+  if (
+    sameSource &&
+    ks.status?.lastAttemptedRevision &&
+    other.status?.lastAppliedRevision !== ks.status.lastAttemptedRevision
+  ) {
+    const source = await sources
+      .artifactOf(
+        { kind: ks.spec.sourceRef.kind, name: ks.spec.sourceRef.name, namespace: ks.spec.sourceRef.namespace },
+        ks.metadata.namespace!,
+      )
+      .catch(() => undefined);
+    if (source && other.status?.lastAppliedRevision !== source.revision) throw notReady;
   }
 }

@@ -11,7 +11,8 @@ import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
 import { setCondition } from "../../runtime/conditions.js";
-import { READY } from "../../api/meta/conditions.js";
+import { type Condition, READY } from "../../api/meta/conditions.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { waitForTermination } from "../../ssa/health/wait-deleted.js";
@@ -43,34 +44,47 @@ export async function finalizeKustomization(
   ctx: ReconcileContext,
 ): Promise<Result | void> {
   const inventory = ks.status?.inventory?.entries ?? [];
-  if (deletesOnRemoval(ks) && inventory.length) {
-    const blocked = await collect(ks, deps, ctx);
-    if (blocked) {
-      const deadline = Date.parse(ks.metadata.deletionTimestamp!) + reconcileTimeoutMs(ks.spec);
-      const now = deps.now?.() ?? Date.now();
-      if (now < deadline) {
-        const message =
-          `deletion blocked: ${blocked}; retrying until ${new Date(deadline).toISOString()}, ` +
-          `then the finalizer is removed and the objects are left; set spec.deletionPolicy: Orphan to stop now`;
-        await deps.patchStatus({
-          conditions: setCondition(ks.status?.conditions ?? [], {
-            type: READY,
-            status: "False",
-            reason: "PruneFailed",
-            message,
-            observedGeneration: ks.metadata.generation,
-          }),
-        });
-        await deps.events.record(ks, "Warning", "PruneFailed", message);
-        return { requeueAfterMs: Math.min(deps.retryMs, Math.max(1000, deadline - now)) };
-      }
-      await deps.events.record(
-        ks,
-        "Warning",
-        "PruneFailed",
-        `gave up garbage collection after spec.timeout; left behind: ${blocked}`,
-      );
+  if (!deletesOnRemoval(ks) || !inventory.length) return deps.release();
+  return finalizeBounded(ks, deps, () => collect(ks, deps, ctx), {
+    timeoutMs: reconcileTimeoutMs(ks.spec),
+    reason: "PruneFailed",
+    what: "garbage collection",
+    stopHint: "set spec.deletionPolicy: Orphan to stop now",
+  });
+}
+
+/**
+ * Any kind's cleanup on deletion, bounded (decision 0011): `cleanup` returns why it is blocked, or
+ * undefined when done; blocked, it is retried until `timeoutMs` after the deletion request, then the
+ * finalizer goes with a Warning event naming what was left.
+ */
+export async function finalizeBounded(
+  obj: KubeObject & { status?: { conditions?: Condition[] } },
+  deps: Omit<FinalizeDeps, "target">,
+  cleanup: () => Promise<string | undefined>,
+  o: { timeoutMs: number; reason: string; what: string; stopHint: string },
+): Promise<Result | void> {
+  const blocked = await cleanup();
+  if (blocked) {
+    const deadline = Date.parse(obj.metadata.deletionTimestamp!) + o.timeoutMs;
+    const now = deps.now?.() ?? Date.now();
+    if (now < deadline) {
+      const message =
+        `deletion blocked: ${blocked}; retrying until ${new Date(deadline).toISOString()}, ` +
+        `then the finalizer is removed and the objects are left; ${o.stopHint}`;
+      await deps.patchStatus({
+        conditions: setCondition(obj.status?.conditions ?? [], {
+          type: READY,
+          status: "False",
+          reason: o.reason,
+          message,
+          observedGeneration: obj.metadata.generation,
+        }),
+      });
+      await deps.events.record(obj, "Warning", o.reason, message);
+      return { requeueAfterMs: Math.min(deps.retryMs, Math.max(1000, deadline - now)) };
     }
+    await deps.events.record(obj, "Warning", o.reason, `gave up ${o.what} after spec.timeout; left behind: ${blocked}`);
   }
   await deps.release();
 }

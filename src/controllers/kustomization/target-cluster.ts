@@ -19,9 +19,15 @@ export class KubeconfigSecretNotFound extends ReconcileFailure {
   }
 }
 
+/** What targeting a cluster needs of an object, whatever its kind (Kustomization, HelmRelease). */
+export interface Targeting {
+  metadata: { namespace?: string };
+  spec: Pick<Kustomization["spec"], "kubeConfig" | "serviceAccountName">;
+}
+
 export async function targetCluster(
   local: Cluster,
-  ks: Kustomization,
+  ks: Targeting,
   defaultServiceAccount: string | undefined,
 ): Promise<Cluster> {
   let target = local;
@@ -69,7 +75,7 @@ export async function targetCluster(
 }
 
 /** A Forbidden under the defaulted service account says where that identity came from. */
-export function impersonationHint(ks: Kustomization, defaultServiceAccount: string | undefined, err: unknown): string {
+export function impersonationHint(ks: Targeting, defaultServiceAccount: string | undefined, err: unknown): string {
   if (ks.spec.serviceAccountName || !defaultServiceAccount || !/forbidden/i.test((err as Error).message)) return "";
   return ` (no spec.serviceAccountName: impersonating '${ks.metadata.namespace}/${defaultServiceAccount}' set by --default-service-account; name a service account allowed to apply these objects)`;
 }
@@ -78,7 +84,7 @@ export function impersonationHint(ks: Kustomization, defaultServiceAccount: stri
  * A remote cluster that does not accept the kubeconfig Secret's credentials (401: an unknown CA, an
  * expired or revoked token) says nothing about who was refused; name the Secret to renew.
  */
-export function credentialsHint(ks: Kustomization, err: unknown): string {
+export function credentialsHint(ks: Targeting, err: unknown): string {
   const ref = ks.spec.kubeConfig?.secretRef;
   if (!ref || !(err instanceof UnauthorizedError || /\(Unauthorized\)/.test((err as Error).message))) return "";
   return ` (the cluster did not accept the credentials in kubeconfig secret '${ks.metadata.namespace}/${ref.name}': renew them)`;

@@ -31,13 +31,15 @@ function parsePatch(read: () => string, source: string, path?: string): Parsed {
 
 function loadPatch(
   p: Patch,
-  loader: Loader,
+  loader: Loader | undefined,
   where: string,
   field: string,
 ): { text: string; source: string; path?: string } {
   if (p.path && p.patch) throw new KustomizeError(`${where}: a ${field} entry has both patch and path; set one`);
   if (p.patch !== undefined) return { text: p.patch, source: `${where} (inline ${field})` };
   if (!p.path) throw new KustomizeError(`${where}: a ${field} entry must specify one of patch and path`);
+  // A build held in memory (in-memory.ts) has no files to read.
+  if (!loader) throw new KustomizeError(`${where}: a ${field} entry must be inline (patch), not a path`);
   const path = loader.resolve(p.path, field, where);
   // Read lazily: the parse cache reads the file only when it changed.
   return {
@@ -102,7 +104,7 @@ function idString(doc: JsonObject): string {
   return `${doc.kind}.${version}.${group || "[noGrp]"}/${m.name}.${m.namespace || "[noNs]"}`;
 }
 
-function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, field: string): void {
+function applyPatch(resmap: ResMap, p: Patch, loader: Loader | undefined, where: string, field: string): void {
   const patch = loadPatch(p, loader, where, field);
   const { source } = patch;
   const parsed = parsePatch(() => patch.text, source, patch.path);
@@ -136,7 +138,7 @@ function applyPatch(resmap: ResMap, p: Patch, loader: Loader, where: string, fie
 export function transformPatches(
   resmap: ResMap,
   patches: Patch[] | undefined,
-  loader: Loader,
+  loader: Loader | undefined,
   where: string,
   field = "patches",
 ): void {

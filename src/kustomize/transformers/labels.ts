@@ -164,3 +164,13 @@ export function transformLabels(
 export function transformAnnotations(resmap: ResMap, annotations: Record<string, string> | undefined): void {
   if (annotations && Object.keys(annotations).length) setPairs(resmap, annotations, ANNOTATION_SPECS);
 }
+
+/** Pairs set at metadata/labels and metadata/annotations only, creating them (helm-controller's commonMetadata and origin labels). */
+export function setMetadataPairs(
+  resmap: ResMap,
+  pairs: { labels?: Record<string, string>; annotations?: Record<string, string> },
+): void {
+  if (pairs.labels && Object.keys(pairs.labels).length) setPairs(resmap, pairs.labels, [METADATA]);
+  if (pairs.annotations && Object.keys(pairs.annotations).length)
+    setPairs(resmap, pairs.annotations, [{ path: "metadata/annotations", create: true }]);
+}

@@ -302,19 +302,23 @@ class Writer {
 /** Would the string be written plain (not quoted, not a block)? */
 export const printsPlain = (value: string): boolean => selectStyle(value, false) === "plain";
 
+const INT64_MIN = -(2 ** 63);
+const UINT64_LIMIT = 2 ** 64;
+
+/**
+ * A float64 as go-yaml v2 prints it. sigs.k8s.io/yaml hands go-yaml a whole number that fits int64 or
+ * uint64 as an integer (printed exactly: 2^60 is 1152921504606846976, not JavaScript's ...847000);
+ * anything else is strconv.FormatFloat(f, 'g', -1, 64): the shortest digits, in exponent form when the
+ * exponent is < -4 or >= 6 (Go's rule for shortest 'g': 1234567.5 → 1.2345675e+06, 1e20 → 1e+20).
+ */
 function formatNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   if (n === Infinity) return ".inf";
   if (n === -Infinity) return "-.inf";
   if (Number.isNaN(n)) return ".nan";
-  // Go's strconv.FormatFloat(f, 'g', -1, 64): shortest repr, exponent form for exp < -4 || exp >= 21.
-  const exp = Math.floor(Math.log10(Math.abs(n)));
-  if (exp < -4 || exp >= 21) {
-    const [mant, e] = n.toExponential().split("e");
-    const sign = e!.startsWith("-") ? "-" : "+";
-    const digits = e!.replace(/^[-+]/, "").padStart(2, "0");
-    return `${mant}e${sign}${digits}`;
-  }
+  if (Number.isInteger(n) && n >= INT64_MIN && n < UINT64_LIMIT) return BigInt(n).toString();
+  const [mant, e] = n.toExponential().split("e");
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
   return String(n);
 }
 
@@ -329,7 +333,9 @@ function emitScalar(w: Writer, value: string, simpleKey: boolean): void {
   w.popIndent();
 }
 
-function emitNode(w: Writer, value: Json, ctx: { mapping: boolean; simpleKey: boolean }): void {
+type KeyOrder = (keys: string[]) => string[];
+
+function emitNode(w: Writer, value: Json, ctx: { mapping: boolean; simpleKey: boolean; order: KeyOrder }): void {
   if (value === null) return emitScalarRaw(w, "null");
   if (typeof value === "boolean") return emitScalarRaw(w, String(value));
   if (typeof value === "number") return emitScalarRaw(w, formatNumber(value));
@@ -341,19 +347,19 @@ function emitNode(w: Writer, value: Json, ctx: { mapping: boolean; simpleKey: bo
     for (const item of value) {
       w.writeIndent();
       w.indicator("-", true, false, true);
-      emitNode(w, item, { mapping: false, simpleKey: false });
+      emitNode(w, item, { mapping: false, simpleKey: false, order: ctx.order });
     }
     w.popIndent();
     return;
   }
-  const keys = sortKeys(Object.keys(value));
+  const keys = ctx.order(Object.keys(value));
   if (keys.length === 0) return w.indicator("{}", true, false, false);
   w.increaseIndent(false, false);
   for (const key of keys) {
     w.writeIndent();
     emitScalar(w, key, true);
     w.indicator(":", false, false, false);
-    emitNode(w, value[key]!, { mapping: true, simpleKey: false });
+    emitNode(w, value[key]!, { mapping: true, simpleKey: false, order: ctx.order });
   }
   w.popIndent();
 }
@@ -365,10 +371,13 @@ function emitScalarRaw(w: Writer, text: string): void {
   w.popIndent();
 }
 
-/** One YAML document, as go-yaml v2's Marshal writes it (no `---`, trailing newline). */
-export function toYaml(value: Json): string {
+/**
+ * One YAML document, as go-yaml v2's Marshal writes it (no `---`, trailing newline). Map keys in
+ * go-yaml's natural order, unless `order` says otherwise (an ordered MapSlice, e.g. Flux's digests).
+ */
+export function toYaml(value: Json, order: KeyOrder = sortKeys): string {
   const w = new Writer();
-  emitNode(w, value, { mapping: false, simpleKey: false });
+  emitNode(w, value, { mapping: false, simpleKey: false, order });
   w.writeIndent();
   return w.out.startsWith("\n") ? w.out.slice(1) : w.out;
 }

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import type { HelmRelease, HelmReleaseSpec } from "../../../api/helm/helmrelease.js";
+import { installArgs, rollbackArgs, testArgs, uninstallArgs, upgradeArgs } from "./helm-args.js";
+
+const hr = (spec: Partial<HelmReleaseSpec> = {}): HelmRelease => ({
+  apiVersion: "helm.toolkit.fluxcd.io/v2",
+  kind: "HelmRelease",
+  metadata: { name: "cm", namespace: "tenants" },
+  spec: { interval: "1m", ...spec },
+});
+const t = { release: "default-cm", namespace: "default" };
+
+describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => {
+  it("installs server-side, taking ownership, waiting with kstatus and for jobs, CRDs created, devel charts", () => {
+    expect(installArgs(hr(), t, "c.tgz")).toEqual([
+      "install",
+      "default-cm",
+      "c.tgz",
+      "-n",
+      "default",
+      "--server-side=true",
+      "--force-conflicts",
+      "--take-ownership",
+      "--wait=watcher",
+      "--wait-for-jobs",
+      "--devel",
+      "--timeout",
+      "5m0s",
+    ]);
+  });
+
+  it("never passes --atomic or --rollback-on-failure: remediation is the controller's", () => {
+    const all = [installArgs(hr(), t, "c"), upgradeArgs(hr(), t, "c"), rollbackArgs(hr(), t, 1)].flat();
+    expect(all.filter((a) => /atomic|rollback-on-failure/.test(a))).toEqual([]);
+  });
+
+  it("maps the install options that turn things off, and creates the namespace only with a targetNamespace", () => {
+    const spec = {
+      install: {
+        disableWait: true,
+        disableTakeOwnership: true,
+        crds: "Skip" as const,
+        createNamespace: true,
+        disableHooks: true,
+      },
+    };
+    const args = installArgs(hr(spec), { ...t, asUser: "system:serviceaccount:tenants:sa" }, "c");
+    expect(args).toContain("--skip-crds");
+    expect(args).toContain("--no-hooks");
+    expect(args).not.toContain("--take-ownership");
+    expect(args).not.toContain("--wait=watcher");
+    expect(args).not.toContain("--create-namespace");
+    expect(args.join(" ")).toContain("--kube-as-user system:serviceaccount:tenants:sa");
+    expect(installArgs(hr({ ...spec, targetNamespace: "default" }), t, "c")).toContain("--create-namespace");
+  });
+
+  it("upgrades resetting values (or reusing them with preserveValues), with maxHistory and the server-side method of the last release", () => {
+    const args = upgradeArgs(hr({ maxHistory: 3 }), t, "c");
+    expect(args).toContain("--reset-values");
+    expect(args).toContain("--server-side=auto");
+    expect(args.join(" ")).toContain("--history-max 3");
+    expect(upgradeArgs(hr({ upgrade: { preserveValues: true, cleanupOnFail: true } }), t, "c")).toEqual(
+      expect.arrayContaining(["--reuse-values", "--cleanup-on-fail"]),
+    );
+  });
+
+  it("rolls back to an explicit revision, uninstalls with the deletion propagation, tests with filters", () => {
+    expect(rollbackArgs(hr(), t, 2).slice(0, 3)).toEqual(["rollback", "default-cm", "2"]);
+    expect(uninstallArgs(hr({ uninstall: { deletionPropagation: "foreground" } }), t).join(" ")).toContain(
+      "--cascade foreground",
+    );
+    const filters = [{ name: "a" }, { name: "b", exclude: true }];
+    expect(testArgs(hr({ test: { enable: true, filters } }), t).join(" ")).toContain(
+      "--filter name=a --filter !name=b",
+    );
+  });
+});

@@ -1,0 +1,126 @@
+// helm-controller's action options as helm v4 CLI arguments (facts §1.6 "HC ↔ Helm option mapping").
+// Pure: the runner adds the chart, values file, kubeconfig and post-renderer. Never --atomic or
+// --rollback-on-failure: remediation is the controller's own state machine, with its retry counts.
+import type { HelmRelease } from "../../../api/helm/helmrelease.js";
+
+/** Where and as whom: the release, its namespace, and the impersonated user if any. */
+export interface ReleaseTarget {
+  release: string;
+  namespace: string;
+  asUser?: string;
+}
+
+const DEFAULT_TIMEOUT = "5m0s";
+
+const timeoutOf = (hr: HelmRelease, own?: string) => ["--timeout", own ?? hr.spec.timeout ?? DEFAULT_TIMEOUT];
+
+function common(t: ReleaseTarget): string[] {
+  return ["-n", t.namespace, ...(t.asUser ? ["--kube-as-user", t.asUser] : [])];
+}
+
+/** wait=watcher (kstatus) unless disableWait; wait-for-jobs unless disableWaitForJobs (or no wait). */
+function wait(o: { disableWait?: boolean; disableWaitForJobs?: boolean }): string[] {
+  if (o.disableWait) return [];
+  return ["--wait=watcher", ...(o.disableWaitForJobs ? [] : ["--wait-for-jobs"])];
+}
+
+const flag = (on: boolean | undefined, name: string) => (on ? [name] : []);
+
+/** helm install: CRDs per policy (Skip → --skip-crds; Create/CreateReplace are installed by helm from crds/). */
+export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): string[] {
+  const i = hr.spec.install ?? {};
+  const ssa = i.serverSideApply ?? true;
+  return [
+    "install",
+    t.release,
+    chart,
+    ...common(t),
+    `--server-side=${ssa}`,
+    ...flag(ssa, "--force-conflicts"),
+    ...flag(!i.disableTakeOwnership, "--take-ownership"),
+    ...wait(i),
+    ...flag((i.crds ?? "Create") === "Skip", "--skip-crds"),
+    "--devel",
+    // createNamespace is only honoured with a targetNamespace, as helm-controller does.
+    ...flag(i.createNamespace && !!hr.spec.targetNamespace, "--create-namespace"),
+    ...flag(i.replace, "--replace"),
+    ...flag(i.disableHooks, "--no-hooks"),
+    ...flag(i.disableOpenAPIValidation, "--disable-openapi-validation"),
+    ...flag(i.disableSchemaValidation, "--skip-schema-validation"),
+    ...timeoutOf(hr, i.timeout),
+  ];
+}
+
+export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): string[] {
+  const u = hr.spec.upgrade ?? {};
+  const ssa = u.serverSideApply === "enabled" ? "true" : u.serverSideApply === "disabled" ? "false" : "auto";
+  return [
+    "upgrade",
+    t.release,
+    chart,
+    ...common(t),
+    `--server-side=${ssa}`,
+    ...flag(ssa !== "false", "--force-conflicts"),
+    ...flag(u.force && ssa === "false", "--force-replace"),
+    ...flag(!u.disableTakeOwnership, "--take-ownership"),
+    ...wait(u),
+    // Upgrade's CRD policy defaults to Skip (helm upgrade never touches crds/ anyway).
+    ...flag((u.crds ?? "Skip") === "Skip", "--skip-crds"),
+    "--devel",
+    ...(u.preserveValues ? ["--reuse-values"] : ["--reset-values"]),
+    "--history-max",
+    String(hr.spec.maxHistory ?? 5),
+    ...flag(u.cleanupOnFail, "--cleanup-on-fail"),
+    ...flag(u.disableHooks, "--no-hooks"),
+    ...flag(u.disableOpenAPIValidation, "--disable-openapi-validation"),
+    ...flag(u.disableSchemaValidation, "--skip-schema-validation"),
+    ...timeoutOf(hr, u.timeout),
+  ];
+}
+
+export function rollbackArgs(hr: HelmRelease, t: ReleaseTarget, toVersion: number): string[] {
+  const r = hr.spec.rollback ?? {};
+  const ssa = r.serverSideApply === "enabled" ? "true" : r.serverSideApply === "disabled" ? "false" : "auto";
+  return [
+    "rollback",
+    t.release,
+    String(toVersion),
+    ...common(t),
+    `--server-side=${ssa}`,
+    ...flag(ssa !== "false", "--force-conflicts"),
+    ...flag(r.force && ssa === "false", "--force-replace"),
+    ...wait(r),
+    "--history-max",
+    String(hr.spec.maxHistory ?? 5),
+    ...flag(r.cleanupOnFail, "--cleanup-on-fail"),
+    ...flag(r.disableHooks, "--no-hooks"),
+    ...timeoutOf(hr, r.timeout),
+  ];
+}
+
+export function uninstallArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
+  const u = hr.spec.uninstall ?? {};
+  return [
+    "uninstall",
+    t.release,
+    ...common(t),
+    "--cascade",
+    u.deletionPropagation ?? "background",
+    "--ignore-not-found",
+    ...(u.disableWait ? [] : ["--wait=watcher"]),
+    ...flag(u.keepHistory, "--keep-history"),
+    ...flag(u.disableHooks, "--no-hooks"),
+    ...timeoutOf(hr, u.timeout),
+  ];
+}
+
+export function testArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
+  const filters = (hr.spec.test?.filters ?? []).map((f) => `${f.exclude ? "!" : ""}name=${f.name}`);
+  return [
+    "test",
+    t.release,
+    ...common(t),
+    ...filters.flatMap((f) => ["--filter", f]),
+    ...timeoutOf(hr, hr.spec.test?.timeout),
+  ];
+}

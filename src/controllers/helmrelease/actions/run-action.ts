@@ -1,0 +1,68 @@
+// One helm action in a private home: the target's kubeconfig and the values in 0600 files there
+// (removed with the home), the post-renderer plugin installed there, the run bounded by the action's
+// timeout plus a margin. Every helm process of the HelmRelease controller starts here and is counted.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { HelmHome, type HelmResult, runHelm } from "../../../binaries/helm/index.js";
+import type { HelmRelease } from "../../../api/helm/helmrelease.js";
+import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
+import { Counter } from "../../../runtime/metrics.js";
+import { parseDuration } from "../../../util/duration.js";
+import { preparePostRenderer } from "../post-render/post-renderer.js";
+import { installArgs, type ReleaseTarget, rollbackArgs, testArgs, uninstallArgs, upgradeArgs } from "./helm-args.js";
+import { writeKubeconfig } from "./kubeconfig-file.js";
+
+/** helm processes the HelmRelease controller started, by command: an idle cycle must add none. */
+export const helmProcesses = new Counter(
+  "flotilla_helmrelease_helm_processes_total",
+  "helm processes started by the HelmRelease controller",
+);
+
+export type HelmAction =
+  | { kind: "install" | "upgrade"; chart: string; values: Record<string, unknown> }
+  | { kind: "rollback"; toVersion: number }
+  | { kind: "uninstall" | "test" };
+
+export interface ActionRun {
+  hr: HelmRelease;
+  target: ReleaseTarget;
+  endpoint: ClusterEndpoint;
+  signal?: AbortSignal;
+}
+
+const MARGIN_MS = 60_000;
+
+function argsFor(a: HelmAction, r: ActionRun, home: HelmHome): string[] {
+  switch (a.kind) {
+    case "install":
+    case "upgrade": {
+      const values = join(home.dir, "values.yaml");
+      writeFileSync(values, JSON.stringify(a.values), { mode: 0o600 });
+      const base = a.kind === "install" ? installArgs(r.hr, r.target, a.chart) : upgradeArgs(r.hr, r.target, a.chart);
+      return [...base, "-f", values, ...preparePostRenderer(home, r.hr)];
+    }
+    case "rollback":
+      return rollbackArgs(r.hr, r.target, a.toVersion);
+    case "uninstall":
+      return uninstallArgs(r.hr, r.target);
+    case "test":
+      return testArgs(r.hr, r.target);
+  }
+}
+
+export async function runAction(a: HelmAction, r: ActionRun): Promise<HelmResult> {
+  const home = new HelmHome();
+  try {
+    const args = argsFor(a, r, home);
+    const timeout = args[args.indexOf("--timeout") + 1]!;
+    helmProcesses.inc({ command: a.kind });
+    return await runHelm(args, {
+      home,
+      kubeconfig: writeKubeconfig(home.dir, r.endpoint),
+      timeoutMs: parseDuration(timeout) + MARGIN_MS,
+      signal: r.signal,
+    });
+  } finally {
+    home.remove();
+  }
+}

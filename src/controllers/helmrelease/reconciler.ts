@@ -1,0 +1,175 @@
+// HelmRelease reconciler (helm-controller v2 semantics): unsupported fields, dependsOn, the chart
+// (HelmChart from the template, its artifact), values, then the release on the target cluster —
+// decided from Helm's storage without helm, acted on with the real helm (release-run.ts). A reconcile
+// where nothing changed spawns no helm process and writes nothing (the kit skips no-op status patches).
+import type { HelmRelease } from "../../api/helm/helmrelease.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
+import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
+import type { Condition } from "../../api/meta/conditions.js";
+import type { Cluster } from "../../kube/cluster.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { EventRecorder } from "../../runtime/events.js";
+import type { SourceFetcher } from "../../sources/consumer.js";
+import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { Finisher } from "../kit/finish.js";
+import { ReconciledObjects } from "../kit/objects.js";
+import { type Outcome, progressing } from "../kit/outcome.js";
+import { unsupportedField } from "../kit/unsupported.js";
+import type { ControllerFlags } from "../kit/setup.js";
+import { checkDependsOn, compileReadyExprs } from "../kustomization/dependencies.js";
+import { targetCluster } from "../kustomization/target-cluster.js";
+import { ensureHelmChart, chartRefOf, loadChart, refuseCrossNamespace } from "./chart-source.js";
+import { finalizeHelmRelease } from "./finalize.js";
+import { normalizeSpec } from "./normalize.js";
+import { releaseName, targetNamespace } from "./release-name.js";
+import { ReleaseRun } from "./release-run.js";
+import { resetRequested } from "./release-state.js";
+import { intervalMs, retryIntervalMs } from "./timing.js";
+import { HELM_RELEASE_UNSUPPORTED } from "./unsupported-fields.js";
+import { composeValues } from "./values/compose.js";
+
+export const helmReleasePath = (ns: string, name: string) => pathOf(SERVED_KINDS.HelmRelease, ns, name);
+
+export class HelmReleaseReconciler implements Reconciler {
+  private readonly objects: ReconciledObjects<HelmRelease>;
+  private readonly finisher: Finisher<HelmRelease>;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly sources: SourceFetcher,
+    private readonly events: EventRecorder,
+    private readonly flags: ControllerFlags = {},
+  ) {
+    this.objects = new ReconciledObjects(cluster);
+    this.finisher = new Finisher(this.objects, events);
+  }
+
+  private get waitMs() {
+    return this.flags.requeueDependencyMs ?? 30_000;
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const path = helmReleasePath(req.namespace, req.name);
+    const found = await this.objects.read(path, ctx.cached);
+    if (!found) return;
+    if (found.metadata.deletionTimestamp) {
+      if (!found.metadata.finalizers?.includes(FLUX_FINALIZER)) return;
+      const hr = { ...found, spec: normalizeSpec(found.spec) };
+      return finalizeHelmRelease(hr, {
+        cluster: this.cluster,
+        events: this.events,
+        defaultServiceAccount: this.flags.defaultServiceAccount,
+        patchStatus: (status: Record<string, unknown>) => this.objects.patchStatus(found, path, status),
+        release: () => this.objects.removeFinalizer(found, path),
+        retryMs: 30_000,
+      });
+    }
+    const obj = await this.objects.addFinalizer(found, path);
+    if (obj.spec.suspend) return this.finisher.suspended(obj, path, ctx);
+    const hr: HelmRelease = { ...obj, spec: normalizeSpec(obj.spec) };
+    let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
+    let status: Record<string, unknown> = {};
+    let outcome: Outcome;
+    try {
+      const result = await this.attempt(hr, path, status, (c) => (conditions = c));
+      conditions = result.conditions;
+      status = { ...status, ...result.status };
+      outcome = { reason: result.reason, message: result.message };
+    } catch (err) {
+      outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m));
+      const partial = (err as { partial?: { status: object; conditions: Condition[] } }).partial;
+      if (partial) {
+        status = { ...status, ...partial.status };
+        conditions = partial.conditions;
+      }
+    }
+    return this.finisher.finish(obj, path, ctx, {
+      outcome,
+      conditions,
+      status,
+      timing: {
+        intervalMs: intervalMs(hr.spec),
+        retryIntervalMs: retryIntervalMs(
+          hr.spec,
+          (status.lastAttemptedReleaseAction ?? hr.status?.lastAttemptedReleaseAction) as
+            "install" | "upgrade" | undefined,
+        ),
+      },
+    });
+  }
+
+  private async attempt(
+    hr: HelmRelease,
+    path: string,
+    status: Record<string, unknown>,
+    onConditions: (c: Condition[]) => void,
+  ) {
+    const refused = unsupportedField(hr, HELM_RELEASE_UNSUPPORTED);
+    if (refused) throw refused;
+    if (!hr.spec.chart === !hr.spec.chartRef)
+      throw new ReconcileFailure("InvalidChartReference", "either spec.chart or spec.chartRef must be set, not both", {
+        stalled: true,
+      });
+    const readyExprs = compileReadyExprs(hr);
+    refuseCrossNamespace(hr, this.flags.noCrossNamespaceRefs);
+    await checkDependsOn(
+      this.cluster,
+      hr,
+      { noCrossNamespaceRefs: this.flags.noCrossNamespaceRefs, waitMs: this.waitMs, path: helmReleasePath },
+      readyExprs,
+    );
+    await ensureHelmChart(this.cluster, this.sources, hr);
+    const ref = chartRefOf(hr);
+    status.helmChart = `${ref.namespace}/${ref.name}`;
+    const chart = await loadChart(this.sources, hr, this.waitMs);
+    const values = await composeValues(this.cluster.client, hr).catch((err: Error) => {
+      throw asFailure(err, (m) => new ReconcileFailure("ValuesError", m));
+    });
+    this.resetFailures(hr, status, chart.version, values.digest);
+    const target = await targetCluster(this.cluster, hr, this.flags.defaultServiceAccount);
+    const run = new ReleaseRun(
+      {
+        hr: { ...hr, status: { ...hr.status, ...status } },
+        target,
+        release: releaseName(hr),
+        namespace: targetNamespace(hr),
+        chart,
+        values,
+        defaultServiceAccount: this.flags.defaultServiceAccount,
+        progressing: async (message, conditions) => {
+          const c = progressing(conditions, hr.metadata.generation, message);
+          onConditions(c);
+          await this.objects.patchStatus(hr, path, { conditions: c });
+        },
+      },
+      this.events,
+    );
+    try {
+      return await run.run();
+    } catch (err) {
+      throw Object.assign(
+        asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m)),
+        { partial: { status: run.status, conditions: run.conditions } },
+      );
+    }
+  }
+
+  /** helm-controller's MustResetFailures: a new generation, chart version or values, or resetAt. */
+  private resetFailures(hr: HelmRelease, status: Record<string, unknown>, version: string, digest: string) {
+    const s = hr.status ?? {};
+    const reset = resetRequested(hr);
+    const changed =
+      s.lastAttemptedGeneration !== hr.metadata.generation ||
+      s.lastAttemptedRevision !== version ||
+      s.lastAttemptedConfigDigest !== digest;
+    if ((changed || reset) && (s.failures || s.installFailures || s.upgradeFailures))
+      Object.assign(status, { failures: 0, installFailures: 0, upgradeFailures: 0 });
+    if (reset) status.lastHandledResetAt = reset;
+    Object.assign(status, {
+      lastAttemptedGeneration: hr.metadata.generation,
+      lastAttemptedRevision: version,
+      lastAttemptedConfigDigest: digest,
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { HelmRelease } from "../../api/helm/helmrelease.js";
+import { releaseName, shortenName, targetNamespace } from "./release-name.js";
+
+const hr = (name: string, spec: Partial<HelmRelease["spec"]> = {}) =>
+  ({ metadata: { name, namespace: "tenants" }, spec: { interval: "1m", ...spec } }) as HelmRelease;
+
+describe("release name", () => {
+  it("is the target namespace and the name joined, as the Kamaji guide's gets default-tenant1-cert-manager", () => {
+    expect(releaseName(hr("tenant1-cert-manager", { targetNamespace: "default" }))).toBe(
+      "default-tenant1-cert-manager",
+    );
+    expect(targetNamespace(hr("x", { targetNamespace: "default" }))).toBe("default");
+  });
+
+  it("is the object's name without a target namespace, which then is the object's namespace", () => {
+    expect(releaseName(hr("podinfo"))).toBe("podinfo");
+    expect(targetNamespace(hr("podinfo"))).toBe("tenants");
+  });
+
+  it("keeps a name of 53 characters and shortens a longer one to 40 + '-' + 12 hex of its sha256", () => {
+    const n53 = "a".repeat(53);
+    expect(shortenName(n53)).toBe(n53);
+    const long = "a".repeat(60);
+    // the hex computed independently: printf 'a%.0s' $(seq 60) | sha256sum
+    expect(shortenName(long)).toBe(`${"a".repeat(40)}-11ee391211c6`);
+    expect(shortenName(long)).toHaveLength(53);
+  });
+
+  it("shortens spec.releaseName too", () => {
+    expect(releaseName(hr("x", { releaseName: "r".repeat(54), targetNamespace: "t" }))).toMatch(/^r{40}-/);
+  });
+});

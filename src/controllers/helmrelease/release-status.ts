@@ -1,0 +1,99 @@
+// What status says about a release, in helm-controller's words: the history snapshots (from Helm's
+// storage on the target), the inventory of the release manifest, and the messages of its conditions.
+import type { HelmRelease, ReleaseSnapshot } from "../../api/helm/helmrelease.js";
+import type { Inventory } from "../../api/meta/inventory.js";
+import { manifestObjects, observationDigest, type StoredRelease } from "./storage/release.js";
+import { valuesDigest } from "./values/compose.js";
+
+/** `<namespace>/<name>.v<version>` as helm-controller names a release in messages. */
+export const releaseId = (r: { namespace: string; name: string; version: number }) =>
+  `${r.namespace}/${r.name}.v${r.version}`;
+
+export const chartId = (r: StoredRelease) => `${r.chart.metadata.name}@${r.chart.metadata.version}`;
+
+/** A v2 snapshot of a stored release (helm-controller's release.ObservedToSnapshot). */
+export function snapshotOf(r: StoredRelease): ReleaseSnapshot {
+  const tests = (r.hooks ?? []).filter((h) => h.events?.includes("test") && h.last_run?.started_at);
+  return {
+    apiVersion: "v2",
+    digest: observationDigest(r),
+    name: r.name,
+    namespace: r.namespace,
+    version: r.version,
+    status: r.info.status,
+    chartName: r.chart.metadata.name,
+    chartVersion: r.chart.metadata.version,
+    ...(r.chart.metadata.appVersion ? { appVersion: r.chart.metadata.appVersion } : {}),
+    configDigest: valuesDigest(r.config ?? {}),
+    firstDeployed: r.info.first_deployed ?? "",
+    lastDeployed: r.info.last_deployed ?? "",
+    ...(r.info.deleted ? { deleted: r.info.deleted } : {}),
+    ...(tests.length
+      ? {
+          testHooks: Object.fromEntries(
+            tests.map((h) => [
+              h.name,
+              {
+                lastStarted: h.last_run?.started_at,
+                lastCompleted: h.last_run?.completed_at,
+                phase: h.last_run?.phase,
+              },
+            ]),
+          ),
+        }
+      : {}),
+  };
+}
+
+/**
+ * status.history, newest first: the stored revisions down to (and including) the previous successful
+ * one, at most maxHistory (0 = unlimited), as helm-controller truncates it.
+ */
+export function historyOf(hr: HelmRelease, stored: StoredRelease[]): ReleaseSnapshot[] {
+  const newestFirst = [...stored].sort((a, b) => b.version - a.version);
+  const out: ReleaseSnapshot[] = [];
+  for (const r of newestFirst) {
+    out.push(snapshotOf(r));
+    const ok = r.info.status === "deployed" || r.info.status === "superseded";
+    if (out.length > 1 && ok) break;
+  }
+  const max = hr.spec.maxHistory ?? 5;
+  return max > 0 ? out.slice(0, max) : out;
+}
+
+/** The release manifest's objects in Flux's inventory format (hooks excluded). */
+export function inventoryOf(r: StoredRelease, clusterScoped: (kind: string) => boolean): Inventory {
+  const entries = manifestObjects(r).map((o) => {
+    const apiVersion = String(o.apiVersion ?? "");
+    const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
+    const kind = String(o.kind ?? "");
+    const meta = (o.metadata ?? {}) as { name?: string; namespace?: string };
+    const ns = clusterScoped(kind) ? "" : (meta.namespace ?? r.namespace);
+    return { id: `${ns}_${meta.name}_${group}_${kind}`, v: apiVersion.split("/").pop()! };
+  });
+  entries.sort((a, b) => a.id.localeCompare(b.id));
+  return { entries };
+}
+
+/** Kinds helm charts commonly hold that are cluster-scoped (for the inventory's empty namespace). */
+const CLUSTER_SCOPED = new Set([
+  "Namespace",
+  "ClusterRole",
+  "ClusterRoleBinding",
+  "CustomResourceDefinition",
+  "MutatingWebhookConfiguration",
+  "ValidatingWebhookConfiguration",
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionPolicyBinding",
+  "PriorityClass",
+  "StorageClass",
+  "PersistentVolume",
+  "APIService",
+  "IngressClass",
+  "RuntimeClass",
+  "CSIDriver",
+]);
+export const isClusterScopedKind = (kind: string) => CLUSTER_SCOPED.has(kind);
+
+export const succeededMessage = (action: "install" | "upgrade", r: StoredRelease) =>
+  `Helm ${action} succeeded for release ${releaseId(r)} with chart ${chartId(r)}`;

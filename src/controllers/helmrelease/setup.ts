@@ -1,0 +1,17 @@
+// The HelmRelease controller as the manager runs it: re-queued when its HelmChart's artifact changes,
+// reading HelmCharts from the informer that watches them.
+import { SOURCE_GROUP } from "../../api/kinds.js";
+import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { HelmReleaseReconciler } from "./reconciler.js";
+import { HELM_CHART_INDEX, helmChartIndex, helmChartWatch } from "./chart-watch.js";
+
+export const helmReleaseController: ControllerSetup<Pick<ControllerDeps, "cluster" | "sources" | "events" | "flags">> =
+  {
+    name: "helmrelease",
+    kind: { group: "helm.toolkit.fluxcd.io", version: "v2", kind: "HelmRelease" },
+    watches: [helmChartWatch],
+    indexes: { [HELM_CHART_INDEX]: helmChartIndex },
+    reconciler: ({ cluster, sources, events, flags }) => new HelmReleaseReconciler(cluster, sources, events, flags),
+    connect: (controller, { sources }) =>
+      sources.useCache((kind, name, ns) => controller.cachedWatched(SOURCE_GROUP, kind, name, ns)),
+  };
