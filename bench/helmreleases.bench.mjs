@@ -3,7 +3,7 @@
 // it serves its chart with the TypeScript test chart repository): takes the usual flags and hands them on.
 //
 // usage: node bench/helmreleases.bench.mjs [--counts 100,500] [--cycles 2] [--concurrent 10]
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 
 const argOf = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,9 +18,10 @@ for (const [flag, name] of [
   const value = argOf(flag);
   if (value !== undefined) env[name] = value;
 }
-const run = spawnSync(
-  "npx",
-  ["vitest", "run", "--config", "vitest.bench.config.ts", "bench/helmreleases.bench.test.ts"],
-  { stdio: "inherit", env },
-);
-process.exit(run.status ?? 1);
+const run = spawn("npx", ["vitest", "run", "--config", "vitest.bench.config.ts", "bench/helmreleases.bench.test.ts"], {
+  stdio: "inherit",
+  env,
+});
+// Stopped (Ctrl-C, timeout): stop the benchmark too, or its fleet and controller outlive this process.
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => run.kill(signal));
+run.on("exit", (code) => process.exit(code ?? 1));
