@@ -5,9 +5,8 @@
 //      an hour of polling compressed into a few cycles — reporting git and apiserver requests per
 //      cycle and the process's RSS.
 // usage: npm run bench:gitrepositories   (FLOTILLA_BENCH_REPOS=200 FLOTILLA_BENCH_CYCLES=3)
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
 import { afterAll, it } from "vitest";
 import { gitRepositoryCrd } from "../src/api/source/git-repository.js";
 import { GitRepositoryReconciler } from "../src/controllers/gitrepository/reconciler.js";
@@ -23,10 +22,11 @@ import { createLogger } from "../src/runtime/logger.js";
 import { startArtifactServer } from "../src/sources/artifact/server.js";
 import { Storage } from "../src/sources/artifact/storage.js";
 import { startGitHttpServer } from "../test/support/git-http-server.js";
+import { makeWorkDir } from "../src/util/work-dir.js";
 
 const N = Number(process.env.FLOTILLA_BENCH_REPOS ?? 200);
 const CYCLES = Number(process.env.FLOTILLA_BENCH_CYCLES ?? 3);
-const fleetDir = mkdtempSync(join(tmpdir(), "flotilla-bench-git-"));
+const fleetDir = makeWorkDir("flotilla-bench-git-");
 afterAll(async () => {
   await downFleet(fleetDir).catch(() => {});
   rmSync(fleetDir, { recursive: true, force: true });
@@ -49,7 +49,7 @@ it(`${N} GitRepositories: creation to all Ready, then idle polling cycles`, asyn
     await repo.commit({ "deploy/app.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-${i}\n` }, "init");
     urls.push(repo.url);
   }
-  const storage = new Storage(mkdtempSync(join(tmpdir(), "flotilla-bench-storage-")), "http://127.0.0.1:0");
+  const storage = new Storage(makeWorkDir("flotilla-bench-storage-"), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
   const log = createLogger({ level: "error", write: () => {} });

@@ -14,8 +14,8 @@
 //
 // usage: npm run bench:helmreleases -- [--counts 100,500] [--cycles 2] [--concurrent 10]
 //        (bench/helmreleases.bench.mjs passes them here as FLOTILLA_BENCH_* variables)
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { it } from "vitest";
@@ -27,6 +27,7 @@ import { freePort } from "../src/local/ports.js";
 import { helmBinary, startChartRepo } from "../test/support/chart-repo.js";
 import { benchChart } from "../test/support/charts.js";
 import { cpuSeconds, isReady, procStatus, startBenchController, until } from "./support/controller-bench.mjs";
+import { makeWorkDir } from "../src/util/work-dir.js";
 
 const COUNTS = (process.env.FLOTILLA_BENCH_COUNTS ?? "100,500").split(",").map(Number);
 const CYCLES = Number(process.env.FLOTILLA_BENCH_CYCLES ?? 2);
@@ -85,8 +86,8 @@ const batches = async (n: number, fn: (i: number) => Promise<unknown>) => {
 };
 
 async function runOnce(n: number) {
-  const dir = mkdtempSync(join(tmpdir(), "flotilla-bench-hr-"));
-  const storage = mkdtempSync(join(tmpdir(), "flotilla-bench-hr-storage-"));
+  const dir = makeWorkDir("flotilla-bench-hr-");
+  const storage = makeWorkDir("flotilla-bench-hr-storage-");
   const log = join(dir, "helm-spawns.log");
   const fleet = await upFleet({ dir: join(dir, "fleet"), tenants: 0 });
   const kubeconfig = fleet.state.planes[0]!.kubeconfig;

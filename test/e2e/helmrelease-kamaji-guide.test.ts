@@ -4,9 +4,6 @@
 // a real Helm release there (`helm ls` with tenant1's admin.conf), nothing on the management plane or
 // tenant2; a values change upgrades; an idle reconcile spawns no helm and writes nothing; a Deployment
 // deleted by a tenant user is put back (drift detection on by default).
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
 import { AlreadyExistsError } from "../../src/kube/errors.js";
@@ -16,6 +13,7 @@ import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/cha
 import { certManagerLike } from "../support/charts.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { adminClient, eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const mgmt = planeCluster("management");
 const tenant1 = adminClient("tenant1");
@@ -26,12 +24,15 @@ let charts: ChartRepo;
 let controller: ControllerProcess;
 let runtimeNs: string;
 
-const guide = (url: string) => `
+// As written, except the repository URL and one label per object (also on the HelmChart made from the
+// template) that keeps this test's controller to its own objects in the fleet the e2e files share.
+const guide = (url: string, shard: string) => `
 apiVersion: source.toolkit.fluxcd.io/v1beta2
 kind: HelmRepository
 metadata:
   name: jetstack
   namespace: flux-system
+  labels: {flotilla.dev/shard: ${shard}}
 spec:
   interval: 1m
   url: ${url}
@@ -41,6 +42,7 @@ kind: HelmRelease
 metadata:
   name: tenant1-cert-manager
   namespace: tenants
+  labels: {flotilla.dev/shard: ${shard}}
 spec:
   interval: 5m
   kubeConfig:
@@ -49,6 +51,8 @@ spec:
       key: admin.conf
   targetNamespace: default
   chart:
+    metadata:
+      labels: {flotilla.dev/shard: ${shard}}
     spec:
       chart: cert-manager
       version: v1.10.1
@@ -61,14 +65,12 @@ spec:
     replicaCount: 2
 `;
 
-const storagePath = mkdtempSync(join(tmpdir(), "flotilla-hr-guide-"));
+const storagePath = makeWorkDir("flotilla-hr-guide-");
 const start = () =>
   startController({
     namespace: runtimeNs,
-    shard: "none",
+    shard: runtimeNs,
     storagePath,
-    // The guide's objects carry no shard label (nor does the HelmChart made for them): watch everything.
-    extraArgs: ["--watch-label-selector", ""],
   });
 
 const deploymentsOf = (client: typeof tenant1, ns: string) =>
@@ -97,7 +99,7 @@ beforeAll(async () => {
   controller = start();
   await controller.healthUrl();
   // The controller installs the CRDs as it starts (--install-crds): apply once they are served.
-  for (const doc of parseAllDocuments(guide(charts.url)))
+  for (const doc of parseAllDocuments(guide(charts.url, runtimeNs)))
     await eventually("the guide's object applied", () => mgmt.apply(doc.toJS() as KubeObject, "kubectl"), 60_000, 1000);
 }, 120_000);
 
@@ -147,7 +149,7 @@ describe("the Kamaji guide's HelmRelease, as written", () => {
       `${RELEASE}-cainjector`,
       `${RELEASE}-webhook`,
     ]);
-    const dir = mkdtempSync(join(tmpdir(), "flotilla-helm-ls-"));
+    const dir = makeWorkDir("flotilla-helm-ls-");
     const ls = JSON.parse(
       await runHelm(["ls", "-A", "-o", "json", "--kubeconfig", plane("tenant1").kubeconfig], helmEnv(dir)),
     ) as {

@@ -1,15 +1,13 @@
 // Remediation with the real helm on the management plane: a post-install hook that fails (kwok, see
 // test/support/charts.ts) is retried after an uninstall, then stalls with the attempts counted; an
 // upgrade whose post-upgrade hook fails is rolled back to the previous revision.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { hookFailingChart } from "../support/charts.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const mgmt = planeCluster("management");
 let charts: ChartRepo;
@@ -21,7 +19,7 @@ const hr = (name: string) => mgmt.client.get<HelmRelease>(hrPath(name));
 const cond = (o: HelmRelease, type: string) => o.status?.conditions?.find((c) => c.type === type);
 
 async function helmHistory(release: string) {
-  const dir = mkdtempSync(join(tmpdir(), "flotilla-helm-history-"));
+  const dir = makeWorkDir("flotilla-helm-history-");
   const out = await runHelm(
     ["history", release, "-n", ns, "-o", "json", "--kubeconfig", plane("management").kubeconfig],
     helmEnv(dir),
@@ -29,15 +27,22 @@ async function helmHistory(release: string) {
   return JSON.parse(out) as { revision: number; status: string; description: string }[];
 }
 
+/** This test's controller watches only its shard: the e2e files share one fleet. */
+const shard = () => ({ "flotilla.dev/shard": ns });
+
 async function createRelease(name: string, spec: Record<string, unknown>) {
   await mgmt.client.create(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`, {
     apiVersion: "helm.toolkit.fluxcd.io/v2",
     kind: "HelmRelease",
-    metadata: { name, namespace: ns },
+    metadata: { name, namespace: ns, labels: shard() },
     spec: {
       interval: "10m",
       timeout: "30s",
-      chart: { spec: { chart: "hooked", version: "1.0.0", sourceRef: { kind: "HelmRepository", name: "charts" } } },
+      chart: {
+        // The HelmChart made from the template carries its labels: the same shard.
+        metadata: { labels: shard() },
+        spec: { chart: "hooked", version: "1.0.0", sourceRef: { kind: "HelmRepository", name: "charts" } },
+      },
       ...spec,
     },
   });
@@ -49,9 +54,8 @@ beforeAll(async () => {
   await hookFailingChart(charts, "hooked", "1.0.0");
   controller = startController({
     namespace: ns,
-    shard: "none",
-    storagePath: mkdtempSync(join(tmpdir(), "flotilla-hr-remediation-")),
-    extraArgs: ["--watch-label-selector", ""],
+    shard: ns,
+    storagePath: makeWorkDir("flotilla-hr-remediation-"),
   });
   await controller.healthUrl();
   await eventually(
@@ -60,7 +64,7 @@ beforeAll(async () => {
       mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmrepositories`, {
         apiVersion: "source.toolkit.fluxcd.io/v1",
         kind: "HelmRepository",
-        metadata: { name: "charts", namespace: ns },
+        metadata: { name: "charts", namespace: ns, labels: shard() },
         spec: { interval: "10m", url: charts.url },
       }),
     60_000,

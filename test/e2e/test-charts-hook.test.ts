@@ -2,13 +2,11 @@
 // installs its objects, then its post-install hook Job fails (its Pod can never pull its image, its
 // deadline passes), so the release is failed; the same chart with hook.fail=false upgrades cleanly.
 // HelmRelease remediation tests rely on exactly this.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { hookFailingChart } from "../support/charts.js";
 import { plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const cluster = planeCluster("management");
 let repo: ChartRepo;
@@ -19,7 +17,7 @@ beforeAll(async () => {
   repo = await startChartRepo();
   await hookFailingChart(repo, "hooked", "1.0.0");
   ns = await testNamespace(cluster.client, "hook");
-  env = { ...helmEnv(mkdtempSync(join(tmpdir(), "flotilla-hook-"))), KUBECONFIG: plane("management").kubeconfig };
+  env = { ...helmEnv(makeWorkDir("flotilla-hook-")), KUBECONFIG: plane("management").kubeconfig };
 }, 120_000);
 
 afterAll(async () => {

@@ -2,14 +2,14 @@
 // postrenderer/v1 plugin into a private helm home, `helm template` runs it — flotilla's own CLI
 // (bin/flotilla.js, so dist/ must be built) — and the output carries the patches and origin labels.
 // (In the parity project: it needs the built tools, not a fleet.)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
 import { HelmError, HelmHome, runHelm } from "../../src/binaries/helm/index.js";
 import { postRenderFailure, preparePostRenderer } from "../../src/controllers/helmrelease/post-render/post-renderer.js";
 import { parseYamlDocuments } from "../../src/kustomize/yaml/parse.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 let work: string;
 let chart: string;
@@ -23,7 +23,7 @@ function writeChart(dir: string, templates: Record<string, string>): void {
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), "flotilla-post-render-"));
+  work = makeWorkDir("flotilla-post-render-");
   chart = join(work, "web");
   writeChart(chart, {
     "deployment.yaml": `apiVersion: apps/v1

@@ -1,8 +1,5 @@
 // The test charts of test/support/charts.ts are packaged, served and rendered by the real helm
 // (`helm template --repo`), and render what the HelmRelease tests rely on.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseYamlDocuments } from "../../src/kustomize/yaml/parse.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
@@ -15,6 +12,7 @@ import {
   RENDER_FAILURE,
   UNPULLABLE_IMAGE,
 } from "../support/charts.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
 
 type Obj = {
   kind: string;
@@ -32,7 +30,7 @@ beforeAll(async () => {
   await failingRenderChart(repo, "broken", "1.0.0");
   await benchChart(repo);
   await clusterScopedChart(repo, "reader", "0.1.0");
-  env = helmEnv(mkdtempSync(join(tmpdir(), "flotilla-test-charts-")));
+  env = helmEnv(makeWorkDir("flotilla-test-charts-"));
 }, 120_000);
 
 afterAll(async () => {
