@@ -65,7 +65,7 @@ describe("Helm's release storage, read by flotilla", () => {
     expect(await new ReleaseStorage(tenant, ns).history("absent")).toEqual([]);
   }, 120_000);
 
-  it("unlocks a release left pending by a killed helm, so the next helm upgrade proceeds", async () => {
+  it("unlocks a release left pending-upgrade as a killed helm leaves it, so the next helm upgrade proceeds", async () => {
     // A helm killed mid-upgrade leaves its newest record pending-upgrade: made here by rewriting the
     // stored record exactly as helm would have left it.
     const storage = new ReleaseStorage(tenant, ns);
