@@ -4,7 +4,7 @@
 // structs, so its sub-objects are re-encoded in their stored key order; maps (config, annotations) are
 // sorted by key as Go sorts them, and HTML characters escaped as Go's encoder escapes them.
 import { createHash } from "node:crypto";
-import type { StoredHook, StoredRelease } from "./release.js";
+import type { StoredHook, StoredRelease } from "./types.js";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
