@@ -58,6 +58,13 @@ beforeAll(async () => {
     storagePath: makeWorkDir("flotilla-hr-remediation-"),
   });
   await controller.healthUrl();
+  // The controller installs the CRDs as it starts (--install-crds): wait until HelmRelease is served.
+  await eventually(
+    "the HelmRelease CRD served",
+    () => mgmt.client.get(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`).then(() => true),
+    60_000,
+    1000,
+  );
   await eventually(
     "the HelmRepository created",
     () =>
