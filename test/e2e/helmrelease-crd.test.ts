@@ -8,48 +8,13 @@ import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
 import { InvalidError } from "../../src/kube/errors.js";
 import { parseYamlDocuments } from "../../src/kustomize/yaml/parse.js";
 import { planeCluster, testNamespace } from "../support/fleet-context.js";
+import { kamajiGuideManifests } from "../support/kamaji-guide.js";
 
 const cluster = planeCluster("management");
 const HR = "/apis/helm.toolkit.fluxcd.io";
 let ns: string;
 
-// The Kamaji guide's manifests (/work/shared/seeds, "Manage Tenant Control Planes with GitOps") as
-// written; only the chart repository's URL is a loopback one and the namespaces are this test's.
-const KAMAJI_GUIDE = `
----
-apiVersion: source.toolkit.fluxcd.io/v1beta2
-kind: HelmRepository
-metadata:
-  name: jetstack
-  namespace: flux-system
-spec:
-  interval: 1m
-  url: http://127.0.0.1:8879/charts
----
-apiVersion: helm.toolkit.fluxcd.io/v2beta1
-kind: HelmRelease
-metadata:
-  name: tenant1-cert-manager
-  namespace: tenants
-spec:
-  interval: 5m
-  kubeConfig:
-    secretRef:
-      name: tenant1-admin-kubeconfig
-      key: admin.conf
-  targetNamespace: default
-  chart:
-    spec:
-      chart: cert-manager
-      version: v1.10.1
-      sourceRef:
-        kind: HelmRepository
-        name: jetstack
-        namespace: flux-system
-      interval: 1m
-  values:
-    replicaCount: 2
-`;
+const KAMAJI_GUIDE = kamajiGuideManifests("http://127.0.0.1:8879/charts");
 
 const create = (version: string, name: string, spec: Record<string, unknown>) =>
   cluster.client.create<HelmRelease>(`${HR}/${version}/namespaces/${ns}/helmreleases`, {

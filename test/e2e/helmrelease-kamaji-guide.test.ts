@@ -11,6 +11,7 @@ import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { certManagerLike } from "../support/charts.js";
+import { kamajiGuideManifests } from "../support/kamaji-guide.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { adminClient, eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
@@ -23,47 +24,6 @@ const RELEASE = "default-tenant1-cert-manager";
 let charts: ChartRepo;
 let controller: ControllerProcess;
 let runtimeNs: string;
-
-// As written, except the repository URL and one label per object (also on the HelmChart made from the
-// template) that keeps this test's controller to its own objects in the fleet the e2e files share.
-const guide = (url: string, shard: string) => `
-apiVersion: source.toolkit.fluxcd.io/v1beta2
-kind: HelmRepository
-metadata:
-  name: jetstack
-  namespace: flux-system
-  labels: {flotilla.dev/shard: ${shard}}
-spec:
-  interval: 1m
-  url: ${url}
----
-apiVersion: helm.toolkit.fluxcd.io/v2beta1
-kind: HelmRelease
-metadata:
-  name: tenant1-cert-manager
-  namespace: tenants
-  labels: {flotilla.dev/shard: ${shard}}
-spec:
-  interval: 5m
-  kubeConfig:
-    secretRef:
-      name: tenant1-admin-kubeconfig
-      key: admin.conf
-  targetNamespace: default
-  chart:
-    metadata:
-      labels: {flotilla.dev/shard: ${shard}}
-    spec:
-      chart: cert-manager
-      version: v1.10.1
-      sourceRef:
-        kind: HelmRepository
-        name: jetstack
-        namespace: flux-system
-      interval: 1m
-  values:
-    replicaCount: 2
-`;
 
 const storagePath = makeWorkDir("flotilla-hr-guide-");
 const start = () =>
@@ -99,7 +59,7 @@ beforeAll(async () => {
   controller = start();
   await controller.healthUrl();
   // The controller installs the CRDs as it starts (--install-crds): apply once they are served.
-  for (const doc of parseAllDocuments(guide(charts.url, runtimeNs)))
+  for (const doc of parseAllDocuments(kamajiGuideManifests(charts.url, runtimeNs)))
     await eventually("the guide's object applied", () => mgmt.apply(doc.toJS() as KubeObject, "kubectl"), 60_000, 1000);
 }, 120_000);
 
