@@ -118,7 +118,7 @@ describe("drift of a release's objects", () => {
       `ConfigMap/${ns}/web-web`,
     ]);
 
-    await correctDrift(tenant, release, report, options);
+    await correctDrift(tenant, report);
     expect((await detectDrift(tenant, release, options)).entries).toEqual([]);
     const web = await tenant.get<{ spec: { replicas: number } }>(`/apis/apps/v1/namespaces/${ns}/deployments/web-web`);
     expect(web.spec.replicas).toBe(1);

@@ -12,7 +12,13 @@ import { credentialsHint, impersonationHint } from "../kustomization/target-clus
 import { type HelmAction, runAction } from "./actions/run-action.js";
 import type { LoadedChart } from "./chart-source.js";
 import { correctDrift, detectDrift, type DriftReport } from "./drift/drift.js";
-import { actionForState, determineReleaseState, forceRequested, type NextAction } from "./release-state.js";
+import {
+  actionForState,
+  type Desired,
+  determineReleaseState,
+  forceRequested,
+  type NextAction,
+} from "./release-state.js";
 import { chartId, historyOf, inventoryOf, isClusterScopedKind, releaseId, succeededMessage } from "./release-status.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
@@ -45,6 +51,8 @@ export class ReleaseRun {
   private readonly hr: HelmRelease;
   conditions: Condition[];
   private readonly storage: ReleaseStorage;
+  /** What the release must match, digests computed once per reconcile. */
+  private readonly desired: Desired;
 
   constructor(
     private readonly input: RunInput,
@@ -53,6 +61,13 @@ export class ReleaseRun {
     this.hr = { ...input.hr, status: { ...input.hr.status } };
     this.conditions = [...(input.hr.status?.conditions ?? [])];
     this.storage = new ReleaseStorage(input.target.client, input.namespace);
+    this.desired = {
+      chartName: input.chart.name,
+      chartVersion: input.chart.version,
+      valuesDigest: input.values.digest,
+      postRenderersDigest: postRenderersDigest(this.hr),
+      commonMetadataDigest: commonMetadataDigest(this.hr),
+    };
   }
 
   get status(): HelmReleaseStatus {
@@ -65,14 +80,7 @@ export class ReleaseRun {
   }
 
   async run(): Promise<RunResult> {
-    const { hr, input } = this;
-    const desired = {
-      chartName: input.chart.name,
-      chartVersion: input.chart.version,
-      valuesDigest: input.values.digest,
-      postRenderersDigest: postRenderersDigest(hr),
-      commonMetadataDigest: commonMetadataDigest(hr),
-    };
+    const { hr, input, desired } = this;
     let lastFailure: ReconcileFailure | undefined;
     for (let step = 0; step < MAX_STEPS; step++) {
       const stored = await this.storage.history(input.release);
@@ -128,8 +136,8 @@ export class ReleaseRun {
   private settled(stored: StoredRelease[], last: StoredRelease, drift: DriftReport | undefined): RunResult {
     this.record(stored, last);
     const s = this.hr.status!;
-    s.observedPostRenderersDigest = postRenderersDigest(this.hr);
-    s.observedCommonMetadataDigest = commonMetadataDigest(this.hr);
+    s.observedPostRenderersDigest = this.desired.postRenderersDigest;
+    s.observedCommonMetadataDigest = this.desired.commonMetadataDigest;
     if (this.driftMode() === "disabled") this.conditions = removeCondition(this.conditions, "Drifted");
     else if (!drift?.entries.length)
       this.set({ type: "Drifted", status: "False", reason: "NoDriftDetected", message: "No drift detected" });
@@ -150,7 +158,7 @@ export class ReleaseRun {
   private async correct(stored: StoredRelease[], last: StoredRelease, drift: DriftReport): Promise<RunResult> {
     const message = driftMessage(last, drift);
     await this.events.record(this.hr, "Warning", "DriftDetected", message, this.annotations(last));
-    const fixed = await correctDrift(this.input.target.client, last, drift, this.driftOptions());
+    const fixed = await correctDrift(this.input.target.client, drift);
     const corrected = `Cluster state of release ${releaseId(last)} has been corrected: ${fixed.map((e) => `${e.subject} ${e.action}d`).join(", ")}`;
     await this.events.record(this.hr, "Normal", "DriftCorrected", corrected, this.annotations(last));
     const result = this.settled(stored, last, undefined);
@@ -166,12 +174,14 @@ export class ReleaseRun {
     const { input, hr } = this;
     const s = hr.status!;
     if (action.kind === "unlock") {
+      // unlock() marks `last` failed: name the stale state it was in before.
+      const stale = last!.info.status;
       await this.storage.unlock(last!);
       await this.events.record(
         hr,
         "Normal",
         "Unlocked",
-        `Release ${releaseId(last!)} unlocked from stale '${last!.info.status}' state`,
+        `Release ${releaseId(last!)} unlocked from stale '${stale}' state`,
       );
       return undefined;
     }

@@ -23,6 +23,8 @@ export interface DriftEntry {
 
 export interface DriftReport {
   entries: DriftEntry[];
+  /** The objects of the entries as the release wants them: what a correction applies. */
+  objects: KubeObject[];
 }
 
 export interface DriftOptions {
@@ -91,7 +93,8 @@ const manager = (cluster: Cluster) =>
 /** What differs between the stored release manifest and the cluster. */
 export async function detectDrift(client: KubeClient, release: StoredRelease, o: DriftOptions): Promise<DriftReport> {
   const cluster = new Cluster(client);
-  const plan = await manager(cluster).plan(await desiredObjects(cluster, release, o));
+  const desired = await desiredObjects(cluster, release, o);
+  const plan = await manager(cluster).plan(desired);
   const entries: DriftEntry[] = [];
   for (const p of plan) {
     if (p.action === "create") entries.push({ subject: p.subject, action: "create", paths: [] });
@@ -99,20 +102,13 @@ export async function detectDrift(client: KubeClient, release: StoredRelease, o:
       entries.push({ subject: p.subject, action: "update", paths: (p.diff ?? []).map((d) => d.path) });
     if (p.action === "fail") throw new Error(`drift detection of ${p.subject} failed: ${p.reason ?? "unknown"}`);
   }
-  return { entries };
+  const drifted = new Set(entries.map((e) => e.subject));
+  return { entries, objects: desired.filter((obj) => drifted.has(objectId(obj))) };
 }
 
-/** Puts the drifted objects back (create missing, apply changed); returns what was corrected. */
-export async function correctDrift(
-  client: KubeClient,
-  release: StoredRelease,
-  report: DriftReport,
-  o: DriftOptions,
-): Promise<DriftEntry[]> {
+/** Puts the drifted objects of `report` back (create missing, apply changed); returns what was corrected. */
+export async function correctDrift(client: KubeClient, report: DriftReport): Promise<DriftEntry[]> {
   if (!report.entries.length) return [];
-  const cluster = new Cluster(client);
-  const drifted = new Set(report.entries.map((e) => e.subject));
-  const objects = (await desiredObjects(cluster, release, o)).filter((obj) => drifted.has(objectId(obj)));
-  await manager(cluster).apply(objects);
+  await manager(new Cluster(client)).apply(report.objects);
   return report.entries;
 }
