@@ -4,6 +4,8 @@ import type { Cluster } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
 import { USED_KINDS } from "../api/kinds.js";
 import type { KubeObject } from "../api/meta/object.js";
+import type { HelmRelease } from "../api/helm/helmrelease.js";
+import { ADDON_NAMESPACE, ADDON_RELEASE } from "./addon-releases.js";
 import { pathOf } from "../api/paths.js";
 
 export interface DemoView {
@@ -123,6 +125,65 @@ export function tenantRows(apps: TenantApp[]): Table {
       a.replicas === undefined
         ? [a.cluster, "podinfo/podinfo", "-", "(not deployed)"]
         : [a.cluster, "podinfo/podinfo", `${a.ready}/${a.replicas}`, a.message ?? ""],
+    ),
+  ];
+}
+
+/** `flux get helmreleases`: REVISION is the chart version last attempted. */
+export function helmReleaseRows(releases: HelmRelease[]): Table {
+  return [
+    ["NAMESPACE", "NAME", "REVISION", "SUSPENDED", "READY", "MESSAGE"],
+    releases.map((r) => [
+      r.metadata.namespace ?? "",
+      r.metadata.name,
+      r.status?.lastAttemptedRevision ?? "",
+      String(r.spec.suspend === true),
+      ready(r as FluxObject)?.status ?? "Unknown",
+      ready(r as FluxObject)?.message ?? "",
+    ]),
+  ];
+}
+
+export interface TenantAddon {
+  cluster: string;
+  /** Undefined when the add-on is not deployed there. */
+  replicas?: number;
+  ready?: number;
+  /** The value the release rendered into its ConfigMap: the tenant's own name. */
+  clusterValue?: string;
+}
+
+/** The add-on each HelmRelease installed, read from the tenant cluster itself. */
+export async function readTenantAddons(tenants: { name: string; cluster: Cluster }[]): Promise<TenantAddon[]> {
+  return Promise.all(
+    tenants.map(async ({ name, cluster }) => {
+      try {
+        const d = await cluster.client.get<Deployment>(pathOf(USED_KINDS.Deployment, ADDON_NAMESPACE, ADDON_RELEASE));
+        const cm = await cluster.client.get<{ data?: Record<string, string> }>(
+          pathOf(USED_KINDS.ConfigMap, ADDON_NAMESPACE, `${ADDON_RELEASE}-config`),
+        );
+        return {
+          cluster: name,
+          replicas: d.spec?.replicas ?? 0,
+          ready: d.status?.readyReplicas ?? 0,
+          clusterValue: cm.data?.cluster ?? "",
+        };
+      } catch (err) {
+        if (err instanceof NotFoundError) return { cluster: name };
+        throw err;
+      }
+    }),
+  );
+}
+
+export function addonRows(addons: TenantAddon[]): Table {
+  const deployment = `${ADDON_NAMESPACE}/${ADDON_RELEASE}`;
+  return [
+    ["CLUSTER", "DEPLOYMENT", "READY", "CLUSTER VALUE"],
+    addons.map((a) =>
+      a.replicas === undefined
+        ? [a.cluster, deployment, "-", "(not deployed)"]
+        : [a.cluster, deployment, `${a.ready}/${a.replicas}`, a.clusterValue ?? ""],
     ),
   ];
 }

@@ -2,10 +2,12 @@
 // repository served over smart HTTP (password-protected) holds one overlay per tenant cluster; the
 // controllers run in this process against the management plane; one Kustomization per tenant
 // applies into that tenant's hosted control plane through its Kamaji admin kubeconfig Secret. Then
-// a commit rolls out, and hand-made drift in a tenant is put back.
+// a commit rolls out, and hand-made drift in a tenant is put back. Beside it, one HelmRelease per
+// tenant installs an add-on chart from a loopback chart repository with the real helm, the release
+// stored in the tenant's own cluster.
 import { randomBytes } from "node:crypto";
 import { fluxCrds } from "../api/flux-crds.js";
-import { KUSTOMIZE_GROUP, SERVED_KINDS, SOURCE_GROUP, USED_KINDS } from "../api/kinds.js";
+import { HELM_GROUP, KUSTOMIZE_GROUP, SERVED_KINDS, SOURCE_GROUP, USED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
 import { startManager } from "../controllers/manager.js";
 import { Cluster } from "../kube/cluster.js";
@@ -17,11 +19,16 @@ import { waitFor } from "../local/bootstrap.js";
 import { startGitHttpServer } from "./git-http-server.js";
 import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../local/kamaji.js";
 import { clusterOverlay, fleetRepositoryFiles } from "./fleet-repository.js";
+import { addonReleaseObjects, addonReleaseName, waitAddonsReady } from "./addon-releases.js";
+import { startChartRepository } from "./chart-repository.js";
 import {
   type DemoView,
   kustomizationRows,
   readKustomization,
   readTenantApps,
+  readTenantAddons,
+  addonRows,
+  helmReleaseRows,
   sourceRows,
   tenantRows,
 } from "./demo-view.js";
@@ -64,6 +71,10 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
 
   const password = randomBytes(12).toString("hex");
   const git = await startGitHttpServer({ auth: { username: "flotilla", password } });
+  const charts = await startChartRepository().catch(async (err: unknown) => {
+    await git.close();
+    throw err;
+  });
   let manager: Awaited<ReturnType<typeof startManager>> | undefined;
   try {
     const repo = await git.createRepo("fleet-infra");
@@ -74,8 +85,14 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     for (const crd of fluxCrds()) await mgmt.apply(crd, FIELD_MANAGER, { force: true });
     await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 30_000);
+    await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "HelmRepository" }, 30_000);
+    await mgmt.discovery.waitForMapping({ group: HELM_GROUP, version: "v2", kind: "HelmRelease" }, 30_000);
     for (const obj of desiredObjects(repo.url, password, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
     view.step(`applied to the management plane: GitRepository ${ns}/fleet and Kustomizations ${names.map(demoKsName)}`);
+    for (const obj of addonReleaseObjects(charts.url, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
+    view.step(
+      `Helm: chart repository ${charts.url}; applied HelmRepository ${ns}/addons and HelmReleases ${names.map(addonReleaseName)}`,
+    );
     manager = await startManager({
       endpoint: mgmt.client.endpoint,
       concurrent: 4,
@@ -97,7 +114,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       installCrds: false,
       log: o.log,
     });
-    view.step("source and Kustomization controllers started in this process");
+    view.step("source, Kustomization and HelmRelease controllers started in this process");
 
     await waitApplied(mgmt, names, `main@sha1:${sha}`, timeoutMs);
     view.table(...sourceRows([await mgmt.client.get<KubeObject>(gitRepoPath)]));
@@ -105,6 +122,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       ...kustomizationRows(await Promise.all(names.map((n) => readKustomization(mgmt, ksPath(demoKsName(n)))))),
     );
     view.table(...tenantRows(await readTenantApps(tenants)));
+    view.table(...helmReleaseRows(await waitAddonsReady(mgmt, names, timeoutMs)));
+    view.table(...addonRows(await readTenantAddons(tenants)));
 
     const last = names[names.length - 1]!;
     sha = await repo.commit(clusterOverlay(last, 3, `scaled out on ${last}`), `${last}: three replicas`);
@@ -138,6 +157,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   } finally {
     await manager?.stop();
     await git.close();
+    await charts.close();
   }
 }
 

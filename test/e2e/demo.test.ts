@@ -5,6 +5,7 @@ import { downFleet } from "../../src/local/fleet-down.js";
 import { runDemo } from "../../src/demo/run-demo.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { runCli } from "../support/cli.js";
+import { helmEnv, runHelm } from "../support/chart-repo.js";
 import { adminClient, plane } from "../support/fleet-context.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 
@@ -38,6 +39,29 @@ describe("flotilla demo", () => {
       expect(d.spec.replicas, tenant).toBe(replicas);
       expect(d.metadata.labels["kustomize.toolkit.fluxcd.io/name"]).toBe(`${tenant}-apps`);
     }
+    // One HelmRelease per tenant installed the add-on chart there with the real helm: `helm ls` with the
+    // tenant's own kubeconfig lists the release, deployed, and each tenant got its own values.
+    expect(printed.join("\n")).toMatch(/tenants \| tenant1-metrics-agent \| 1\.0\.0 \| false \| True/);
+    for (const tenant of ["tenant1", "tenant2"]) {
+      const cm = await adminClient(tenant).get<{ data: Record<string, string> }>(
+        "/api/v1/namespaces/monitoring/configmaps/metrics-agent-config",
+      );
+      expect(cm.data.cluster).toBe(tenant);
+      const releases = JSON.parse(
+        await runHelm(
+          ["ls", "-n", "monitoring", "-o", "json", "--kubeconfig", plane(tenant).kubeconfig],
+          helmEnv(makeWorkDir("flotilla-demo-helm-")),
+        ),
+      ) as { name: string; status: string; chart: string }[];
+      expect(releases.map((r) => [r.name, r.status, r.chart])).toEqual([
+        ["metrics-agent", "deployed", "metrics-agent-1.0.0"],
+      ]);
+    }
+    const mgmtAddons = await adminClient("management").get<{ items: unknown[] }>(
+      "/apis/apps/v1/namespaces/monitoring/deployments",
+    );
+    expect(mgmtAddons.items).toEqual([]);
+
     // Nothing of this rollout lands on the management plane.
     const mgmtDeployments = await adminClient("management").get<{ items: unknown[] }>(
       "/apis/apps/v1/namespaces/podinfo/deployments",
@@ -60,10 +84,11 @@ describe("flotilla demo", () => {
   it("runs as the README's demo does, on a fresh fleet with nothing installed, and the process exits", async () => {
     const up = await runCli(["local", "up", "--tenants", "1", "--dir", fresh]);
     expect(up.code, up.stderr).toBe(0);
-    const demo = await runCli(["demo", "--dir", fresh], { timeoutMs: 170_000 });
+    const demo = await runCli(["demo", "--dir", fresh], { timeoutMs: 240_000 });
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/tenant1\s+podinfo\/podinfo\s+3\/3\s+scaled out on tenant1/);
+    expect(demo.stdout).toMatch(/tenant1\s+monitoring\/metrics-agent\s+1\/1\s+tenant1/);
     expect(demo.stdout).toContain("drift corrected: podinfo on tenant1 is back to the 3 replica(s) Git declares");
     expect(demo.stderr).toMatch(/✔ every tenant plane runs main@sha1:[0-9a-f]{40}/);
-  }, 240_000);
+  }, 300_000);
 });

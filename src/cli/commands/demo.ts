@@ -51,12 +51,14 @@ export function demoCommand(): Command {
       });
       success(`every tenant plane runs ${result.revision} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
       const kubectl = join(locateToolchain().dir, "bin", "kubectl");
+      const helm = join(locateToolchain().dir, "bin", "helm");
       process.stdout.write(
         "\nThe demo's Git server and controllers have stopped; the objects stay in place and running the demo\n" +
           "again is safe. Look around with:\n" +
           `  less ${logFile}   # the controllers' log\n` +
-          `  ${kubectl} --kubeconfig ${management.kubeconfig} get gitrepositories,kustomizations -n tenants\n` +
-          `  ${kubectl} --kubeconfig ${tenants[0]!.kubeconfig} get deployments,configmaps -n podinfo\n`,
+          `  ${kubectl} --kubeconfig ${management.kubeconfig} get gitrepositories,kustomizations,helmrepositories,helmreleases -n tenants\n` +
+          `  ${kubectl} --kubeconfig ${tenants[0]!.kubeconfig} get deployments,configmaps -n podinfo\n` +
+          `  ${helm} ls -A --kubeconfig ${tenants[0]!.kubeconfig}   # the add-on's Helm release, stored in the tenant\n`,
       );
     });
 }
