@@ -93,6 +93,16 @@ describe("the Kamaji guide's HelmRelease, as written", () => {
     );
     expect(released.status?.storageNamespace).toBe("default");
     expect(released.status?.history?.[0]).toMatchObject({ version: 1, status: "deployed", chartVersion: "v1.10.1" });
+    // Flux's inventory format: <namespace>_<name>_<group>_<kind>, the scope asked of tenant1's discovery.
+    expect(released.status?.inventory?.entries.map((e) => `${e.id} ${e.v}`).sort()).toEqual(
+      [
+        `default_${RELEASE}_apps_Deployment v1`,
+        `default_${RELEASE}-cainjector_apps_Deployment v1`,
+        `default_${RELEASE}-webhook_apps_Deployment v1`,
+        `default_${RELEASE}-webhook__Service v1`,
+        `default_${RELEASE}__ServiceAccount v1`,
+      ].sort(),
+    );
     const main = await eventually(
       "the main Deployment 2/2 Available",
       async () => {

@@ -19,7 +19,8 @@ import {
   forceRequested,
   type NextAction,
 } from "./release-state.js";
-import { chartId, historyOf, inventoryOf, isClusterScopedKind, releaseId, succeededMessage } from "./release-status.js";
+import { chartId, historyOf, inventoryOf, releaseId, succeededMessage } from "./release-status.js";
+import { clusterScopeOf } from "./inventory-scope.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
 import { commonMetadataDigest, postRenderersDigest } from "./post-render/post-renderer.js";
@@ -118,11 +119,12 @@ export class ReleaseRun {
     return { ignore: this.hr.spec.driftDetection?.ignore, defaultNamespace: this.input.namespace };
   }
 
-  private record(stored: StoredRelease[], last: StoredRelease | undefined) {
+  private async record(stored: StoredRelease[], last: StoredRelease | undefined) {
     const s = this.hr.status!;
     s.history = historyOf(this.hr, stored);
     s.storageNamespace = this.input.namespace;
-    if (last && last.info.status === "deployed") s.inventory = inventoryOf(last, isClusterScopedKind);
+    if (last && last.info.status === "deployed")
+      s.inventory = inventoryOf(last, await clusterScopeOf(this.input.target, last));
   }
 
   private annotations(r?: StoredRelease) {
@@ -133,8 +135,12 @@ export class ReleaseRun {
   }
 
   /** In sync: status from storage, Ready as the last release action left it, drift noted. */
-  private settled(stored: StoredRelease[], last: StoredRelease, drift: DriftReport | undefined): RunResult {
-    this.record(stored, last);
+  private async settled(
+    stored: StoredRelease[],
+    last: StoredRelease,
+    drift: DriftReport | undefined,
+  ): Promise<RunResult> {
+    await this.record(stored, last);
     const s = this.hr.status!;
     s.observedPostRenderersDigest = this.desired.postRenderersDigest;
     s.observedCommonMetadataDigest = this.desired.commonMetadataDigest;
@@ -161,7 +167,7 @@ export class ReleaseRun {
     const fixed = await correctDrift(this.input.target.client, drift);
     const corrected = `Cluster state of release ${releaseId(last)} has been corrected: ${fixed.map((e) => `${e.subject} ${e.action}d`).join(", ")}`;
     await this.events.record(this.hr, "Normal", "DriftCorrected", corrected, this.annotations(last));
-    const result = this.settled(stored, last, undefined);
+    const result = await this.settled(stored, last, undefined);
     this.set({ type: "Drifted", status: "False", reason: "NoDriftDetected", message: corrected });
     return { ...result, conditions: this.conditions };
   }
@@ -213,7 +219,7 @@ export class ReleaseRun {
       s.lastAttemptedReleaseActionDuration = `${((Date.now() - started) / 1000).toFixed(3)}s`;
     const stored = await this.storage.history(input.release);
     const now = stored.at(-1);
-    this.record(stored, now);
+    await this.record(stored, now);
     return error ? this.failed(action.kind, error, now) : this.succeeded(action, now);
   }
 

@@ -62,20 +62,20 @@ export function historyOf(hr: HelmRelease, stored: StoredRelease[]): ReleaseSnap
 }
 
 /** The release manifest's objects in Flux's inventory format (hooks excluded). */
-export function inventoryOf(r: StoredRelease, clusterScoped: (kind: string) => boolean): Inventory {
+export function inventoryOf(r: StoredRelease, clusterScoped: (apiVersion: string, kind: string) => boolean): Inventory {
   const entries = manifestObjects(r).map((o) => {
     const apiVersion = String(o.apiVersion ?? "");
     const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
     const kind = String(o.kind ?? "");
     const meta = (o.metadata ?? {}) as { name?: string; namespace?: string };
-    const ns = clusterScoped(kind) ? "" : (meta.namespace ?? r.namespace);
+    const ns = clusterScoped(apiVersion, kind) ? "" : (meta.namespace ?? r.namespace);
     return { id: `${ns}_${meta.name}_${group}_${kind}`, v: apiVersion.split("/").pop()! };
   });
   entries.sort((a, b) => a.id.localeCompare(b.id));
   return { entries };
 }
 
-/** Kinds helm charts commonly hold that are cluster-scoped (for the inventory's empty namespace). */
+/** Kinds helm charts commonly hold that are cluster-scoped: the fallback when discovery can't say. */
 const CLUSTER_SCOPED = new Set([
   "Namespace",
   "ClusterRole",
