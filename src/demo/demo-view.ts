@@ -86,28 +86,39 @@ interface Deployment {
 
 export interface TenantApp {
   cluster: string;
-  /** Undefined when podinfo is not deployed there. */
+  /** Undefined when the app is not deployed there. */
   replicas?: number;
   ready?: number;
+  /** What the app says it is configured with (podinfo's greeting, the add-on's cluster value). */
   message?: string;
 }
 
-/** podinfo on each tenant plane: desired and ready replicas and the greeting it serves. */
-export async function readTenantApps(tenants: { name: string; cluster: Cluster }[]): Promise<TenantApp[]> {
+type Tenants = { name: string; cluster: Cluster }[];
+interface AppRef {
+  namespace: string;
+  name: string;
+  /** The ConfigMap the app reads, and the key shown as its message. */
+  configMap: (d: Deployment) => string | undefined;
+  key: string;
+}
+
+/** One Deployment on each tenant plane: desired and ready replicas and its configured message. */
+async function readTenantDeployments(tenants: Tenants, app: AppRef): Promise<TenantApp[]> {
   return Promise.all(
     tenants.map(async ({ name, cluster }) => {
       try {
-        const d = await cluster.client.get<Deployment>(pathOf(USED_KINDS.Deployment, "podinfo", "podinfo"));
-        // The generated ConfigMap's name carries a content hash; follow the Deployment's reference.
-        const cmName = d.spec?.template?.spec?.containers?.[0]?.envFrom?.[0]?.configMapRef?.name;
-        const ui = cmName
-          ? await cluster.client.get<{ data?: Record<string, string> }>(pathOf(USED_KINDS.ConfigMap, "podinfo", cmName))
+        const d = await cluster.client.get<Deployment>(pathOf(USED_KINDS.Deployment, app.namespace, app.name));
+        const cmName = app.configMap(d);
+        const cm = cmName
+          ? await cluster.client.get<{ data?: Record<string, string> }>(
+              pathOf(USED_KINDS.ConfigMap, app.namespace, cmName),
+            )
           : undefined;
         return {
           cluster: name,
           replicas: d.spec?.replicas ?? 0,
           ready: d.status?.readyReplicas ?? 0,
-          message: ui?.data?.message ?? "",
+          message: cm?.data?.[app.key] ?? "",
         };
       } catch (err) {
         if (err instanceof NotFoundError) return { cluster: name };
@@ -117,17 +128,40 @@ export async function readTenantApps(tenants: { name: string; cluster: Cluster }
   );
 }
 
+/** podinfo on each tenant plane and the greeting it serves. */
+export const readTenantApps = (tenants: Tenants) =>
+  readTenantDeployments(tenants, {
+    namespace: "podinfo",
+    name: "podinfo",
+    // The generated ConfigMap's name carries a content hash; follow the Deployment's reference.
+    configMap: (d) => d.spec?.template?.spec?.containers?.[0]?.envFrom?.[0]?.configMapRef?.name,
+    key: "message",
+  });
+
+/** The add-on each HelmRelease installed, read from the tenant cluster itself, and its cluster value. */
+export const readTenantAddons = (tenants: Tenants) =>
+  readTenantDeployments(tenants, {
+    namespace: ADDON_NAMESPACE,
+    name: ADDON_RELEASE,
+    configMap: () => `${ADDON_RELEASE}-config`,
+    key: "cluster",
+  });
+
 /** READY as kubectl prints it (ready/desired). */
-export function tenantRows(apps: TenantApp[]): Table {
+function deploymentRows(deployment: string, messageHeader: string, apps: TenantApp[]): Table {
   return [
-    ["CLUSTER", "DEPLOYMENT", "READY", "MESSAGE"],
+    ["CLUSTER", "DEPLOYMENT", "READY", messageHeader],
     apps.map((a) =>
       a.replicas === undefined
-        ? [a.cluster, "podinfo/podinfo", "-", "(not deployed)"]
-        : [a.cluster, "podinfo/podinfo", `${a.ready}/${a.replicas}`, a.message ?? ""],
+        ? [a.cluster, deployment, "-", "(not deployed)"]
+        : [a.cluster, deployment, `${a.ready}/${a.replicas}`, a.message ?? ""],
     ),
   ];
 }
+
+export const tenantRows = (apps: TenantApp[]) => deploymentRows("podinfo/podinfo", "MESSAGE", apps);
+export const addonRows = (apps: TenantApp[]) =>
+  deploymentRows(`${ADDON_NAMESPACE}/${ADDON_RELEASE}`, "CLUSTER VALUE", apps);
 
 /** `flux get helmreleases`: REVISION is the chart version last attempted. */
 export function helmReleaseRows(releases: HelmRelease[]): Table {
@@ -141,49 +175,5 @@ export function helmReleaseRows(releases: HelmRelease[]): Table {
       ready(r as FluxObject)?.status ?? "Unknown",
       ready(r as FluxObject)?.message ?? "",
     ]),
-  ];
-}
-
-export interface TenantAddon {
-  cluster: string;
-  /** Undefined when the add-on is not deployed there. */
-  replicas?: number;
-  ready?: number;
-  /** The value the release rendered into its ConfigMap: the tenant's own name. */
-  clusterValue?: string;
-}
-
-/** The add-on each HelmRelease installed, read from the tenant cluster itself. */
-export async function readTenantAddons(tenants: { name: string; cluster: Cluster }[]): Promise<TenantAddon[]> {
-  return Promise.all(
-    tenants.map(async ({ name, cluster }) => {
-      try {
-        const d = await cluster.client.get<Deployment>(pathOf(USED_KINDS.Deployment, ADDON_NAMESPACE, ADDON_RELEASE));
-        const cm = await cluster.client.get<{ data?: Record<string, string> }>(
-          pathOf(USED_KINDS.ConfigMap, ADDON_NAMESPACE, `${ADDON_RELEASE}-config`),
-        );
-        return {
-          cluster: name,
-          replicas: d.spec?.replicas ?? 0,
-          ready: d.status?.readyReplicas ?? 0,
-          clusterValue: cm.data?.cluster ?? "",
-        };
-      } catch (err) {
-        if (err instanceof NotFoundError) return { cluster: name };
-        throw err;
-      }
-    }),
-  );
-}
-
-export function addonRows(addons: TenantAddon[]): Table {
-  const deployment = `${ADDON_NAMESPACE}/${ADDON_RELEASE}`;
-  return [
-    ["CLUSTER", "DEPLOYMENT", "READY", "CLUSTER VALUE"],
-    addons.map((a) =>
-      a.replicas === undefined
-        ? [a.cluster, deployment, "-", "(not deployed)"]
-        : [a.cluster, deployment, `${a.ready}/${a.replicas}`, a.clusterValue ?? ""],
-    ),
   ];
 }
