@@ -48,40 +48,34 @@ export interface ActionStrategy {
 
 export type CrdsPolicy = "Skip" | "Create" | "CreateReplace";
 
-export interface InstallSpec {
+/** The fields install and upgrade share (helm-controller's Install and Upgrade types repeat them). */
+interface ReleaseActionSpec {
   timeout?: string;
   crds?: CrdsPolicy;
-  replace?: boolean;
-  createNamespace?: boolean;
   disableHooks?: boolean;
   disableOpenAPIValidation?: boolean;
   disableSchemaValidation?: boolean;
   disableTakeOwnership?: boolean;
   disableWait?: boolean;
   disableWaitForJobs?: boolean;
-  serverSideApply?: boolean;
   strategy?: ActionStrategy;
   remediation?: Remediation;
+}
+
+export interface InstallSpec extends ReleaseActionSpec {
+  replace?: boolean;
+  createNamespace?: boolean;
+  serverSideApply?: boolean;
   /** v2beta1: read as crds: Skip. */
   skipCRDs?: boolean;
 }
 
-export interface UpgradeSpec {
-  timeout?: string;
-  crds?: CrdsPolicy;
+export interface UpgradeSpec extends ReleaseActionSpec {
   chartNameChangeStrategy?: "Reinstall" | "InPlaceUpdate";
   cleanupOnFail?: boolean;
-  disableHooks?: boolean;
-  disableOpenAPIValidation?: boolean;
-  disableSchemaValidation?: boolean;
-  disableTakeOwnership?: boolean;
-  disableWait?: boolean;
-  disableWaitForJobs?: boolean;
   force?: boolean;
   preserveValues?: boolean;
   serverSideApply?: "enabled" | "disabled" | "auto";
-  strategy?: ActionStrategy;
-  remediation?: Remediation;
 }
 
 export interface ValuesReference {
