@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { controllerCommand } from "./commands/controller.js";
 import { demoCommand } from "./commands/demo.js";
+import { getCommand } from "./commands/get.js";
 import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   program.addCommand(controllerCommand());
   program.addCommand(installCommand());
   program.addCommand(demoCommand());
+  program.addCommand(getCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
   program.addCommand(helmPostRenderCommand(), { hidden: true });
   return program;
@@ -39,7 +41,8 @@ export async function main(argvIn: string[]): Promise<number> {
   const verbose = argvIn.includes("--verbose");
   const argv = argvIn.filter((a) => a !== "--verbose");
   const program = buildProgram();
-  for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) cmd.exitOverride();
+  const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
+  for (const cmd of all(program)) cmd.exitOverride();
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;

@@ -1,0 +1,91 @@
+// `flotilla get`: the statuses of Flux objects, as `flux get` prints them — sources git|helm|chart|all,
+// kustomizations (ks), helmreleases (hr) and all — with Flux's flags (-A, --no-header, -w,
+// --status-selector, -l, --show-source) and kubectl's `-o json`.
+import { Command, Option } from "commander";
+import { addClusterFlags, clusterOf } from "../cluster-flags.js";
+import { failure } from "../output.js";
+import { type GetKind, GET_KINDS } from "./get/get-kinds.js";
+import { type GetFlags, getKind, watchKind } from "./get/get-run.js";
+import { UsageError } from "../errors.js";
+
+function withGetFlags(cmd: Command, showSource: boolean): Command {
+  addClusterFlags(cmd)
+    .option("-A, --all-namespaces", "list the requested object(s) across all namespaces")
+    .option("--no-header", "skip the header when printing the results")
+    .option("-w, --watch", "after listing/getting the requested object, watch for changes")
+    .option(
+      "--status-selector <type=status>",
+      "specify the status condition name and the desired state to filter the get result, e.g. ready=false or ready!=true",
+    )
+    .option("-l, --label-selector <selector>", "filter objects by label selector")
+    .addOption(new Option("-o, --output <format>", "print the objects instead of the table").choices(["json"]));
+  if (showSource) cmd.option("--show-source", "show the source reference for each object");
+  return cmd;
+}
+
+function kindCommand(name: string, aliases: string[], kind: GetKind, example: string): Command {
+  const cmd = new Command(name)
+    .aliases(aliases)
+    .description(`Get ${kind.entry.kind} statuses`)
+    .argument("[name]", "only this object")
+    .addHelpText("after", `\nExample:\n${example}`)
+    .action(async (objName: string | undefined, f: GetFlags) => {
+      const cluster = clusterOf(f);
+      if (f.watch) {
+        if (f.output) throw new UsageError("--watch prints tables only: drop --output");
+        return watchKind(cluster, kind, f, objName);
+      }
+      process.stdout.write((await getKind(cluster, kind, f, objName)).stdout);
+    });
+  return withGetFlags(cmd, kind.hasSource);
+}
+
+/** `get all` / `get sources all`: every kind in turn; a failing kind is one ✗ line, the rest still print. */
+function allCommand(kinds: GetKind[], description: string): Command {
+  const cmd = new Command("all").description(description).action(async (f: GetFlags) => {
+    if (f.watch) throw new UsageError("--watch is not supported with 'all': get one kind at a time");
+    const cluster = clusterOf(f);
+    for (const kind of kinds) {
+      try {
+        process.stdout.write((await getKind(cluster, kind, f, undefined, true)).stdout);
+      } catch (err) {
+        failure((err as Error).message);
+      }
+    }
+  });
+  return withGetFlags(cmd, false);
+}
+
+const SOURCES = [GET_KINDS.GitRepository, GET_KINDS.HelmRepository, GET_KINDS.HelmChart];
+
+export function getCommand(): Command {
+  const sources = new Command("sources")
+    .aliases(["source"])
+    .description("Get source statuses")
+    .addCommand(kindCommand("git", [], GET_KINDS.GitRepository, "  flotilla get sources git --all-namespaces"))
+    .addCommand(kindCommand("helm", [], GET_KINDS.HelmRepository, "  flotilla get sources helm -n flux-system"))
+    .addCommand(kindCommand("chart", [], GET_KINDS.HelmChart, "  flotilla get sources chart -A"))
+    .addCommand(allCommand(SOURCES, "Get all source statuses"));
+  return new Command("get")
+    .description("Get the resources and their status")
+    .addCommand(sources)
+    .addCommand(
+      kindCommand(
+        "kustomizations",
+        ["kustomization", "ks"],
+        GET_KINDS.Kustomization,
+        "  flotilla get ks --status-selector ready=false -A",
+      ),
+    )
+    .addCommand(
+      kindCommand(
+        "helmreleases",
+        ["helmrelease", "hr"],
+        GET_KINDS.HelmRelease,
+        "  flotilla get hr --show-source -n tenants",
+      ),
+    )
+    .addCommand(
+      allCommand([...SOURCES, GET_KINDS.HelmRelease, GET_KINDS.Kustomization], "Get all resources and statuses"),
+    );
+}

@@ -1,0 +1,126 @@
+// What `flotilla get` prints for each kind, column for column as the flux CLI (cmd/flux/get_*.go):
+// NAME [SOURCE] REVISION SUSPENDED READY MESSAGE, NAMESPACE first with -A, `<kind>/<name>` in `get all`.
+import { type KindEntry, SERVED_KINDS } from "../../../api/kinds.js";
+import type { KubeObject } from "../../../api/meta/object.js";
+import { truncateHex } from "../../flux-table.js";
+
+interface Condition {
+  type: string;
+  status: string;
+  message?: string;
+}
+
+export interface FluxObject extends KubeObject {
+  spec?: {
+    suspend?: boolean;
+    type?: string;
+    sourceRef?: { kind: string; name: string; namespace?: string };
+    chartRef?: { kind: string; name: string; namespace?: string };
+    chart?: { spec?: { sourceRef?: { kind: string; name: string; namespace?: string } } };
+  };
+  status?: {
+    conditions?: Condition[];
+    artifact?: { revision?: string };
+    lastAppliedRevision?: string;
+    lastAttemptedRevision?: string;
+    history?: { chartVersion?: string }[];
+  };
+}
+
+export interface RowOptions {
+  allNamespaces: boolean;
+  /** `get all`: names as `<lower-case kind>/<name>`. */
+  withKind: boolean;
+  showSource: boolean;
+}
+
+export interface GetKind {
+  entry: KindEntry;
+  /** Whether the kind has a SOURCE column under --show-source. */
+  hasSource: boolean;
+  /** REVISION and MESSAGE of one object. */
+  revisionAndMessage(o: FluxObject, ready: { status: string; message: string }): [revision: string, message: string];
+  source?(o: FluxObject): string;
+}
+
+/** Flux's statusAndMessage: no Ready condition reads as False, "waiting to be reconciled". */
+export function readyOf(o: FluxObject): { status: string; message: string } {
+  const c = o.status?.conditions?.find((x) => x.type === "Ready");
+  return c ? { status: c.status, message: c.message ?? "" } : { status: "False", message: "waiting to be reconciled" };
+}
+
+/** --status-selector type=status: condition type and status compared case-insensitively. */
+export function statusMatches(o: FluxObject, type: string, status: string): boolean {
+  const c = o.status?.conditions?.findLast((x) => x.type.toLowerCase() === type.toLowerCase());
+  return !!c && c.status.toLowerCase() === status.toLowerCase();
+}
+
+const ref = (o: FluxObject, r?: { kind: string; name: string; namespace?: string }) =>
+  r ? `${r.kind}/${r.namespace || o.metadata.namespace}/${r.name}` : "";
+
+const artifactRevision: GetKind["revisionAndMessage"] = (o, r) => [
+  truncateHex(o.status?.artifact?.revision ?? ""),
+  truncateHex(r.message),
+];
+
+export const GET_KINDS = {
+  GitRepository: { entry: SERVED_KINDS.GitRepository, hasSource: false, revisionAndMessage: artifactRevision },
+  HelmRepository: {
+    entry: SERVED_KINDS.HelmRepository,
+    hasSource: false,
+    // An OCI HelmRepository has no artifact and no Ready condition of its own (flux prints it Ready).
+    revisionAndMessage: (o, r) =>
+      o.spec?.type === "oci"
+        ? [truncateHex(o.status?.artifact?.revision ?? ""), "Helm repository is Ready"]
+        : artifactRevision(o, r),
+  },
+  // A chart's revision is a SemVer: never shortened.
+  HelmChart: {
+    entry: SERVED_KINDS.HelmChart,
+    hasSource: false,
+    revisionAndMessage: (o, r) => [o.status?.artifact?.revision ?? "", truncateHex(r.message)],
+  },
+  Kustomization: {
+    entry: SERVED_KINDS.Kustomization,
+    hasSource: true,
+    revisionAndMessage: (o, r) => [truncateHex(o.status?.lastAppliedRevision ?? ""), truncateHex(r.message)],
+    source: (o) => ref(o, o.spec?.sourceRef),
+  },
+  HelmRelease: {
+    entry: SERVED_KINDS.HelmRelease,
+    hasSource: true,
+    revisionAndMessage: (o, r) => [
+      o.status?.history?.[0]?.chartVersion ?? o.status?.lastAttemptedRevision ?? "",
+      r.message,
+    ],
+    source: (o) => ref(o, o.spec?.chartRef ?? o.spec?.chart?.spec?.sourceRef),
+  },
+} satisfies Record<string, GetKind>;
+
+export function headersOf(k: GetKind, o: RowOptions): string[] {
+  return [
+    ...(o.allNamespaces ? ["Namespace"] : []),
+    "Name",
+    ...(k.hasSource && o.showSource ? ["Source"] : []),
+    "Revision",
+    "Suspended",
+    "Ready",
+    "Message",
+  ];
+}
+
+export function rowOf(k: GetKind, obj: FluxObject, o: RowOptions): string[] {
+  const ready =
+    obj.spec?.type === "oci" && k.entry.kind === "HelmRepository" ? { status: "True", message: "" } : readyOf(obj);
+  const [revision, message] = k.revisionAndMessage(obj, ready);
+  const name = o.withKind ? `${k.entry.kind.toLowerCase()}/${obj.metadata.name}` : obj.metadata.name;
+  return [
+    ...(o.allNamespaces ? [obj.metadata.namespace ?? ""] : []),
+    name,
+    ...(k.hasSource && o.showSource ? [k.source!(obj)] : []),
+    revision,
+    obj.spec?.suspend === true ? "True" : "False",
+    ready.status,
+    message,
+  ];
+}
