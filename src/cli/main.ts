@@ -5,6 +5,8 @@ import { closeAllConnections } from "../kube/client.js";
 import { controllerCommand } from "./commands/controller.js";
 import { demoCommand } from "./commands/demo.js";
 import { getCommand } from "./commands/get.js";
+import { reconcileCommand } from "./commands/reconcile.js";
+import { resumeCommand, suspendCommand } from "./commands/suspend-resume.js";
 import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
@@ -30,6 +32,9 @@ export function buildProgram(): Command {
   program.addCommand(installCommand());
   program.addCommand(demoCommand());
   program.addCommand(getCommand());
+  program.addCommand(reconcileCommand());
+  program.addCommand(suspendCommand());
+  program.addCommand(resumeCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
   program.addCommand(helmPostRenderCommand(), { hidden: true });
   return program;

@@ -7,6 +7,7 @@ import { truncateHex } from "../../flux-table.js";
 interface Condition {
   type: string;
   status: string;
+  reason?: string;
   message?: string;
 }
 

@@ -1,0 +1,91 @@
+// The kinds `reconcile`, `suspend` and `resume` act on, with what the flux CLI says about each
+// (cmd/flux/reconcile_*.go, resume_*.go): the human name in "suspending <human> <name>", the line
+// printed on success, and — for --with-source — the source reconciled first.
+import { type KindEntry, SERVED_KINDS } from "../../../api/kinds.js";
+import type { FluxObject } from "../get/get-kinds.js";
+
+export interface SourceOf {
+  kind: OperateKind;
+  name: string;
+  namespace: string;
+  /** A HelmChart is reconciled with its own source first (flux's `force: true`). */
+  withItsSource: boolean;
+}
+
+export interface OperateKind {
+  entry: KindEntry;
+  /** "source git", "kustomization": how flux names the kind in progress lines and usage errors. */
+  human: string;
+  success(o: FluxObject & { status?: { artifact?: { revision?: string } } }): string;
+  /** The source `--with-source` reconciles first. */
+  sourceOf?(o: FluxObject): SourceOf | undefined;
+}
+
+const fetched = (o: FluxObject) => `fetched revision ${o.status?.artifact?.revision ?? ""}`;
+
+const GIT: OperateKind = { entry: SERVED_KINDS.GitRepository, human: "source git", success: fetched };
+const HELM_REPOSITORY: OperateKind = {
+  entry: SERVED_KINDS.HelmRepository,
+  human: "source helm",
+  // An OCI HelmRepository has no artifact: flux prints its Ready message.
+  success: (o) =>
+    o.spec?.type === "oci" ? (o.status?.conditions?.find((c) => c.type === "Ready")?.message ?? "") : fetched(o),
+};
+
+const SOURCES: Record<string, OperateKind> = { GitRepository: GIT, HelmRepository: HELM_REPOSITORY };
+
+const HELM_CHART: OperateKind = {
+  entry: SERVED_KINDS.HelmChart,
+  human: "source chart",
+  success: fetched,
+  sourceOf: (o) => {
+    const ref = (o.spec as { sourceRef?: { kind: string; name: string } } | undefined)?.sourceRef;
+    const kind = ref && SOURCES[ref.kind];
+    return kind ? { kind, name: ref.name, namespace: o.metadata.namespace!, withItsSource: false } : undefined;
+  },
+};
+
+const KUSTOMIZATION: OperateKind = {
+  entry: SERVED_KINDS.Kustomization,
+  human: "kustomization",
+  success: (o) => `applied revision ${o.status?.lastAppliedRevision ?? ""}`,
+  sourceOf: (o) => {
+    const ref = o.spec?.sourceRef;
+    const kind = ref && SOURCES[ref.kind];
+    return kind
+      ? { kind, name: ref.name, namespace: ref.namespace || o.metadata.namespace!, withItsSource: false }
+      : undefined;
+  },
+};
+
+const HELM_RELEASE: OperateKind = {
+  entry: SERVED_KINDS.HelmRelease,
+  human: "helmrelease",
+  success: (o) => `applied revision ${o.status?.history?.[0]?.chartVersion ?? o.status?.lastAttemptedRevision ?? ""}`,
+  // The chart template's HelmChart is `<namespace>-<name>` in the source's namespace; chartRef names one.
+  sourceOf: (o) => {
+    const ns = o.metadata.namespace!;
+    if (o.spec?.chartRef)
+      return o.spec.chartRef.kind === "HelmChart"
+        ? {
+            kind: HELM_CHART,
+            name: o.spec.chartRef.name,
+            namespace: o.spec.chartRef.namespace || ns,
+            withItsSource: true,
+          }
+        : undefined;
+    const ref = o.spec?.chart?.spec?.sourceRef;
+    return { kind: HELM_CHART, name: `${ns}-${o.metadata.name}`, namespace: ref?.namespace || ns, withItsSource: true };
+  },
+};
+
+export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, KUSTOMIZATION, HELM_RELEASE };
+
+/** The sub-verbs under reconcile/suspend/resume, as flux spells them. */
+export const OPERATE_VERBS: { path: string[]; aliases: string[]; kind: OperateKind }[] = [
+  { path: ["source", "git"], aliases: [], kind: GIT },
+  { path: ["source", "helm"], aliases: [], kind: HELM_REPOSITORY },
+  { path: ["source", "chart"], aliases: [], kind: HELM_CHART },
+  { path: ["kustomization"], aliases: ["ks"], kind: KUSTOMIZATION },
+  { path: ["helmrelease"], aliases: ["hr"], kind: HELM_RELEASE },
+];
