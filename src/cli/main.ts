@@ -7,6 +7,7 @@ import { demoCommand } from "./commands/demo.js";
 import { getCommand } from "./commands/get.js";
 import { reconcileCommand } from "./commands/reconcile.js";
 import { resumeCommand, suspendCommand } from "./commands/suspend-resume.js";
+import { treeCommand } from "./commands/tree.js";
 import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   program.addCommand(reconcileCommand());
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());
+  program.addCommand(treeCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
   program.addCommand(helmPostRenderCommand(), { hidden: true });
   return program;
@@ -44,7 +46,11 @@ export function buildProgram(): Command {
 export async function main(argvIn: string[]): Promise<number> {
   // --verbose is global: it may stand anywhere on the line, so it is taken out before commander parses.
   const verbose = argvIn.includes("--verbose");
-  const argv = argvIn.filter((a) => a !== "--verbose");
+  // pflag reads `-n=flux-system` as `-n flux-system` (flux's docs and tests write it so); commander would
+  // take "=flux-system" as the value.
+  const argv = argvIn
+    .filter((a) => a !== "--verbose")
+    .flatMap((a) => (/^-[A-Za-z]=/.test(a) ? [a.slice(0, 2), a.slice(3)] : [a]));
   const program = buildProgram();
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const cmd of all(program)) cmd.exitOverride();

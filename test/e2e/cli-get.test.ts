@@ -1,31 +1,15 @@
 // `flotilla get` as a user runs it (the built CLI, a real process) against the management plane:
 // flux's own goldens byte for byte for the same objects (test/fixtures/flux-cli), then the flags
 // flux has and the errors it prints.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { runCli } from "../support/cli.js";
+import { createFluxObjects, fluxGolden } from "../support/flux-cli-fixtures.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 
-const FIXTURES = "test/fixtures/flux-cli/get";
 const mgmt = planeCluster("management");
 const kubeconfig = () => plane("management").kubeconfig;
-const golden = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
-
-/** Creates flux's test objects in `ns` and writes their status through the status subresource, as envtest does. */
-async function createFluxObjects(file: string, ns: string): Promise<void> {
-  const text = readFileSync(join(FIXTURES, file), "utf8").replaceAll("{{ .fluxns }}", ns);
-  for (const doc of parseAllDocuments(text)) {
-    const obj = doc.toJS() as KubeObject & { status?: unknown };
-    if (obj.kind === "Namespace") continue; // testNamespace made it
-    const { status, ...spec } = obj;
-    const path = "/apis/source.toolkit.fluxcd.io/v1/namespaces/" + ns + "/gitrepositories";
-    await mgmt.client.create(path, spec);
-    if (status) await mgmt.client.patch(`${path}/${obj.metadata.name}/status`, "merge", { status });
-  }
-}
+const golden = (name: string) => fluxGolden(`get/${name}`, "");
 
 const get = (...args: string[]) => runCli(["get", ...args, "--kubeconfig", kubeconfig()]);
 
@@ -35,8 +19,8 @@ let statusNs: string;
 beforeAll(async () => {
   ns = await testNamespace(mgmt.client, "cli-get");
   statusNs = await testNamespace(mgmt.client, "cli-get-status");
-  await createFluxObjects("objects.yaml", ns);
-  await createFluxObjects("status_objects.yaml", statusNs);
+  await createFluxObjects(mgmt, "get/objects.yaml", ns);
+  await createFluxObjects(mgmt, "get/status_objects.yaml", statusNs);
 }, 60_000);
 
 describe("flotilla get, against flux's goldens", () => {
