@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { controllerCommand } from "./commands/controller.js";
+import { deleteCommand } from "./commands/delete.js";
 import { demoCommand } from "./commands/demo.js";
 import { getCommand } from "./commands/get.js";
 import { reconcileCommand } from "./commands/reconcile.js";
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());
   program.addCommand(treeCommand());
+  program.addCommand(deleteCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
   program.addCommand(helmPostRenderCommand(), { hidden: true });
   return program;

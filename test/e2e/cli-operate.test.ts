@@ -3,11 +3,14 @@
 // and suspend/resume holding back and then applying a new commit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { plane } from "../support/fleet-context.js";
+import { NotFoundError } from "../../src/kube/errors.js";
+import { eventually, plane } from "../support/fleet-context.js";
 import { configMap, type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
 let h: KustomizeHarness;
 const cli = (...args: string[]) => runCli([...args, "-n", h.ns, "--kubeconfig", plane("management").kubeconfig]);
+const answering = (input: string, ...args: string[]) =>
+  runCli([...args, "-n", h.ns, "--kubeconfig", plane("management").kubeconfig], { input });
 const headOf = async () =>
   (
     await h.mgmt.client.get<{ status: { artifact: { revision: string } } }>(
@@ -86,5 +89,33 @@ describe("flotilla reconcile / suspend / resume", () => {
     const r = await cli("reconcile", "ks", "broken");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/✗ Kustomization reconciliation failed: .*does-not-exist/);
+  });
+
+  it("delete asks first: no answer aborts and keeps the object; -s deletes it and the controller prunes what it applied", async () => {
+    const kept = await answering("", "delete", "ks", "app");
+    expect([kept.code, kept.stderr]).toEqual([
+      1,
+      "Are you sure you want to delete this kustomization? [y/N] ✗ aborting\n",
+    ]);
+    expect((await h.getKs("app")).metadata.name).toBe("app");
+    const no = await answering("n\n", "delete", "ks", "app");
+    expect(no.code).toBe(1);
+    const r = await cli("delete", "ks", "app", "-s");
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      `► deleting kustomization app in ${h.ns} namespace\n✔ kustomization deleted\n`,
+    ]);
+    await eventually(
+      "the ConfigMap pruned with the Kustomization",
+      async () => {
+        try {
+          await dataOf();
+          return undefined;
+        } catch (err) {
+          return err instanceof NotFoundError ? true : undefined;
+        }
+      },
+      60_000,
+    );
   });
 });

@@ -9,10 +9,12 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["bin/flotilla.js", ...args], { env: options.env ?? process.env });
+    // stdin is closed at once (after `input`, when given): a command that asks never waits for a person.
+    child.stdin.end(options.input ?? "");
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
