@@ -4,7 +4,6 @@
 // the lease ends the process so a healthy replica takes over.
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { fluxCrds } from "../api/flux-crds.js";
 import { setDefaultRateLimit } from "../kube/client.js";
 import { Cluster } from "../kube/cluster.js";
 import type { ClusterEndpoint } from "../kube/kubeconfig.js";
@@ -25,6 +24,7 @@ import { type ControllerDeps, type ControllerSetup, createController } from "./k
 import { kustomizationController } from "./kustomization/setup.js";
 import { helmReleaseController } from "./helmrelease/setup.js";
 import { helmProcesses } from "./helmrelease/actions/run-action.js";
+import { preflight } from "./preflight.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
@@ -66,6 +66,8 @@ export interface RunningManager {
 }
 
 /** The controllers this process runs, started in this order (sources before their consumers). */
+export { PreflightError } from "./preflight.js";
+
 export const CONTROLLERS: ControllerSetup[] = [
   gitRepositoryController,
   helmRepositoryController,
@@ -89,9 +91,14 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     ready: () => true,
   });
 
-  if (o.installCrds) {
-    for (const crd of fluxCrds()) await cluster.apply(crd, "flotilla", { force: true });
-  }
+  await preflight(cluster, {
+    runtimeNamespace: o.runtimeNamespace,
+    leaderElection: o.leaderElection,
+    installCrds: o.installCrds,
+  }).catch(async (err: unknown) => {
+    await probes.close();
+    throw err;
+  });
 
   const startControllers = async () => {
     // What a killed predecessor on this machine left in its scratch directories.

@@ -70,10 +70,16 @@ export function controllerCommand(): Command {
     )
     .addOption(goBoolOption("--install-crds", "install the CRDs before starting (useful against a local fleet)", false))
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
-    .action(async (opts) => {
-      // Flags first: a mistyped flag is reported before anything touches a cluster.
-      const storage = address("--storage-addr", opts.storageAddr);
-      const health = address("--health-addr", opts.healthAddr);
+    .action(async (opts, cmd: Command) => {
+      // Flags first: a mistyped flag is reported before anything touches a cluster. Outside a cluster the
+      // default addresses (":9090", ":9440": every interface, for a pod) bind loopback unless given.
+      const outside = !!opts.kubeconfig || !isInCluster();
+      const listen = (flag: string, key: string) => {
+        const a = address(flag, opts[key] as string);
+        return outside && cmd.getOptionValueSource(key) === "default" ? { ...a, host: "127.0.0.1" } : a;
+      };
+      const storage = listen("--storage-addr", "storageAddr");
+      const health = listen("--health-addr", "healthAddr");
       const featureGates = parseFeatureGates(opts.featureGates);
       if (opts.noRemoteBases === false)
         throw new UsageError(

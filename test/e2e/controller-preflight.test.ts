@@ -1,0 +1,63 @@
+// `flotilla controller` started against a cluster that lacks what it needs says so in one line and
+// exits, instead of retrying leader election for ever; with --install-crds it creates what it needs.
+import { describe, expect, it } from "vitest";
+import { makeWorkDir } from "../../src/util/work-dir.js";
+import { runCli } from "../support/cli.js";
+import { adminClient, eventually, plane } from "../support/fleet-context.js";
+import { startController } from "../support/controller-process.js";
+import { randomBytes } from "node:crypto";
+
+const run = (planeName: string, ...args: string[]) =>
+  runCli(
+    [
+      "controller",
+      "--kubeconfig",
+      plane(planeName).kubeconfig,
+      "--storage-path",
+      makeWorkDir("flotilla-preflight-"),
+      "--storage-addr",
+      "127.0.0.1:0",
+      "--health-addr",
+      "127.0.0.1:0",
+      ...args,
+    ],
+    { timeoutMs: 60_000 },
+  );
+
+describe("flotilla controller preflight", () => {
+  it("names the missing runtime namespace and how to fix it, exit 1", async () => {
+    const r = await run("management", "--runtime-namespace", "no-such-ns-preflight");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      '✗ management: namespace "no-such-ns-preflight" does not exist (the leader-election Lease lives there): create it, pass --runtime-namespace with an existing one, or start with --install-crds to have flotilla create it\n',
+    );
+  });
+
+  // Tenant planes are workload clusters: no test installs the Flux CRDs there.
+  it("names the missing Flux CRDs and how to install them, exit 1", async () => {
+    const r = await run("tenant2", "--runtime-namespace", "default");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /✗ tenant2: the Flux CRDs are not installed \(no GitRepository, HelmRepository, HelmChart, Kustomization, HelmRelease\): run `flotilla install`, or start the controller with --install-crds\n/,
+    );
+  });
+
+  it("with --install-crds creates the runtime namespace and runs", async () => {
+    const ns = `preflight-${randomBytes(3).toString("hex")}`;
+    const c = startController({ namespace: ns, shard: ns, storagePath: makeWorkDir("flotilla-preflight-") });
+    try {
+      await c.healthUrl();
+      const created = await adminClient("management").get<{ metadata: { name: string } }>(`/api/v1/namespaces/${ns}`);
+      expect(created.metadata.name).toBe(ns);
+      await eventually("the Lease in the new namespace", () =>
+        adminClient("management")
+          .get(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/flotilla-controller-leader-election`)
+          .then(() => true),
+      );
+    } finally {
+      c.child.kill("SIGTERM");
+      await c.exited();
+      await adminClient("management").delete(`/api/v1/namespaces/${ns}`);
+    }
+  });
+});
