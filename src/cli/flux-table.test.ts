@@ -14,6 +14,10 @@ describe("fluxTable", () => {
     ).toBe("NAME\tREADY \n" + "a   \tTrue \t\n" + "bbb \tFalse\t\n");
   });
 
+  it("spreads a cell with line breaks over several lines, the row's other cells blank", () => {
+    expect(fluxTable(["A", "B"], [["x", "one\ntwo"]])).toBe("A\tB   \n" + "x\tone\t\n" + " \ttwo\t\n");
+  });
+
   it("prints rows only without a header, and nothing for no rows", () => {
     expect(fluxTable(undefined, [["x", "y"]])).toBe("x\ty\t\n");
     expect(fluxTable(undefined, [])).toBe("");

@@ -9,13 +9,20 @@ const width = (s: string) => [...s].length;
 
 export function fluxTable(header: string[] | undefined, rows: string[][]): string {
   const head = header?.map((h) => h.toUpperCase());
-  const all = head ? [head, ...rows] : rows;
+  // A cell with line breaks spans several lines, the other cells of its row blank below (tablewriter).
+  const split = (r: string[]) => {
+    const cells = r.map((c) => c.split("\n"));
+    const height = Math.max(1, ...cells.map((c) => c.length));
+    return Array.from({ length: height }, (_, i) => cells.map((c) => c[i] ?? ""));
+  };
+  const lines = rows.flatMap(split);
+  const all = head ? [head, ...lines] : lines;
   if (!all.length) return "";
   const cols = Math.max(...all.map((r) => r.length));
   const widths = Array.from({ length: cols }, (_, i) => Math.max(0, ...all.map((r) => width(r[i] ?? ""))));
   const pad = (r: string[]) => widths.map((w, i) => (r[i] ?? "") + " ".repeat(w - width(r[i] ?? "")));
-  const lines = rows.map((r) => `${pad(r).join("\t")}\t`);
-  return [...(head ? [`${pad(head).join("\t")} `] : []), ...lines].map((l) => `${l}\n`).join("");
+  const body = lines.map((r) => `${pad(r).join("\t")}\t`);
+  return [...(head ? [`${pad(head).join("\t")} `] : []), ...body].map((l) => `${l}\n`).join("");
 }
 
 /** Flux's TruncateHex: any 40–128 character hex string (a SHA-1 … SHA-512) shortened to 8 characters. */

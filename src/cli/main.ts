@@ -5,6 +5,7 @@ import { closeAllConnections } from "../kube/client.js";
 import { controllerCommand } from "./commands/controller.js";
 import { deleteCommand } from "./commands/delete.js";
 import { demoCommand } from "./commands/demo.js";
+import { eventsCommand } from "./commands/events.js";
 import { getCommand } from "./commands/get.js";
 import { reconcileCommand } from "./commands/reconcile.js";
 import { resumeCommand, suspendCommand } from "./commands/suspend-resume.js";
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   program.addCommand(resumeCommand());
   program.addCommand(treeCommand());
   program.addCommand(deleteCommand());
+  program.addCommand(eventsCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
   program.addCommand(helmPostRenderCommand(), { hidden: true });
   return program;

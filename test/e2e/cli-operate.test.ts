@@ -22,7 +22,13 @@ const dataOf = async () =>
 
 beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "cli-operate" });
-  await h.commit({ "app/cm.yaml": configMap("operated", h.ns, { v: "1" }) }, "v1");
+  await h.commit(
+    {
+      "app/cm.yaml": configMap("operated", h.ns, { v: "1" }),
+      "bad/kustomization.yaml": "resources:\n  - missing-file.yaml\n",
+    },
+    "v1",
+  );
   await h.createKs("app", { path: "./app", targetNamespace: h.ns });
   await h.waitReady("app");
 }, 120_000);
@@ -85,10 +91,32 @@ describe("flotilla reconcile / suspend / resume", () => {
   });
 
   it("reports a failed reconcile with the Ready message, exit 1", async () => {
-    await h.createKs("broken", { path: "./does-not-exist" });
+    await h.createKs("broken", { path: "./bad" });
     const r = await cli("reconcile", "ks", "broken");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/✗ Kustomization reconciliation failed: .*does-not-exist/);
+    expect(r.stderr).toMatch(/✗ Kustomization reconciliation failed: .*missing-file\.yaml/);
+  });
+
+  it("events --for Kustomization/NAME lists its events and its GitRepository's, oldest first, in flux's columns", async () => {
+    const r = await cli("events", "--for", "Kustomization/app");
+    expect(r.code, r.stderr).toBe(0);
+
+    const [header, ...rows] = r.stdout.trimEnd().split("\n");
+    expect(header).toMatch(/^LAST SEEN\s*\tTYPE\s*\tREASON\s*\tOBJECT\s*\tMESSAGE\s*$/);
+    // Continuation lines of multi-line messages have a blank OBJECT cell.
+    const objects = new Set(rows.map((l) => l.split("\t")[3]!.trim()).filter(Boolean));
+    expect(objects).toEqual(new Set(["Kustomization/app", "GitRepository/platform"]));
+    expect(rows.some((l) => /\tNormal\s*\tProgressing\s*\tKustomization\/app/.test(l))).toBe(true);
+    // The controller records the Warning just after the status the failed reconcile above returned on.
+    const warnings = await eventually(
+      "the Warning event of Kustomization/broken",
+      async () => {
+        const w = await cli("events", "--for", "Kustomization/broken", "--types", "Warning");
+        return /Warning\s*\t\S+\s*\tKustomization\/broken\s*\t.*missing-file\.yaml/.test(w.stdout) ? w : undefined;
+      },
+      60_000,
+    );
+    expect(warnings.stdout).not.toMatch(/\tNormal\s*\t/);
   });
 
   it("delete asks first: no answer aborts and keeps the object; -s deletes it and the controller prunes what it applied", async () => {
