@@ -3,86 +3,30 @@
 // upgrade whose post-upgrade hook fails is rolled back to the previous revision.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
-import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "../support/chart-repo.js";
 import { hookFailingChart } from "../support/charts.js";
-import { type ControllerProcess, startController } from "../support/controller-process.js";
-import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
-import { makeWorkDir } from "../../src/util/work-dir.js";
+import { eventually, planeCluster } from "../support/fleet-context.js";
+import { condOf, type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 
 const mgmt = planeCluster("management");
-let charts: ChartRepo;
-let controller: ControllerProcess;
-let ns: string;
-
-const hrPath = (name: string) => `/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases/${name}`;
-const hr = (name: string) => mgmt.client.get<HelmRelease>(hrPath(name));
-const cond = (o: HelmRelease, type: string) => o.status?.conditions?.find((c) => c.type === type);
-
-async function helmHistory(release: string) {
-  const dir = makeWorkDir("flotilla-helm-history-");
-  const out = await runHelm(
-    ["history", release, "-n", ns, "-o", "json", "--kubeconfig", plane("management").kubeconfig],
-    helmEnv(dir),
-  );
-  return JSON.parse(out) as { revision: number; status: string; description: string }[];
-}
-
-/** This test's controller watches only its shard: the e2e files share one fleet. */
-const shard = () => ({ "flotilla.dev/shard": ns });
-
-async function createRelease(name: string, spec: Record<string, unknown>) {
-  await mgmt.client.create(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`, {
-    apiVersion: "helm.toolkit.fluxcd.io/v2",
-    kind: "HelmRelease",
-    metadata: { name, namespace: ns, labels: shard() },
-    spec: {
-      interval: "10m",
-      timeout: "30s",
-      chart: {
-        // The HelmChart made from the template carries its labels: the same shard.
-        metadata: { labels: shard() },
-        spec: { chart: "hooked", version: "1.0.0", sourceRef: { kind: "HelmRepository", name: "charts" } },
-      },
-      ...spec,
-    },
-  });
-}
+let env: HelmReleaseEnv;
+const hr = (name: string) => env.hr(name);
+const hrPath = (name: string) => env.hrPath(name);
+const cond = (o: HelmRelease, type: string) => condOf(o, type);
+const createRelease = (name: string, spec: Record<string, unknown>) =>
+  env.createRelease(name, { name: "hooked", version: "1.0.0" }, { timeout: "30s", ...spec });
+const helmHistory = async (release: string) =>
+  JSON.parse(await env.helm(["history", release, "-n", env.ns, "-o", "json"])) as {
+    revision: number;
+    status: string;
+    description: string;
+  }[];
 
 beforeAll(async () => {
-  ns = await testNamespace(mgmt.client, "hr-remediation");
-  charts = await startChartRepo();
-  await hookFailingChart(charts, "hooked", "1.0.0");
-  controller = startController({
-    namespace: ns,
-    shard: ns,
-    storagePath: makeWorkDir("flotilla-hr-remediation-"),
-  });
-  await controller.healthUrl();
-  // The controller installs the CRDs as it starts (--install-crds): wait until HelmRelease is served.
-  await eventually(
-    "the HelmRelease CRD served",
-    () => mgmt.client.get(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`).then(() => true),
-    60_000,
-    1000,
-  );
-  await eventually(
-    "the HelmRepository created",
-    () =>
-      mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmrepositories`, {
-        apiVersion: "source.toolkit.fluxcd.io/v1",
-        kind: "HelmRepository",
-        metadata: { name: "charts", namespace: ns, labels: shard() },
-        spec: { interval: "10m", url: charts.url },
-      }),
-    60_000,
-    1000,
-  );
+  env = await startHelmReleaseEnv("hr-remediation");
+  await hookFailingChart(env.charts, "hooked", "1.0.0");
 }, 120_000);
 
-afterAll(async () => {
-  controller?.child.kill("SIGTERM");
-  await charts?.close();
-});
+afterAll(() => env?.stop());
 
 describe("HelmRelease remediation", () => {
   it("retries a failed install after uninstalling it, then stalls with the attempts counted", async () => {
@@ -99,7 +43,7 @@ describe("HelmRelease remediation", () => {
     expect(stalled.status).toMatchObject({ installFailures: 2, failures: 2, lastAttemptedReleaseAction: "install" });
     expect(cond(stalled, "Ready")).toMatchObject({ status: "False", reason: "InstallFailed" });
     expect(cond(stalled, "Ready")!.message).toContain(
-      `Helm install failed for release ${ns}/inst with chart hooked@1.0.0`,
+      `Helm install failed for release ${env.ns}/inst with chart hooked@1.0.0`,
     );
     expect(cond(stalled, "Ready")!.message).toContain("Failed to install after 2 attempt(s)");
     expect(cond(stalled, "Remediated")).toMatchObject({ status: "True", reason: "UninstallSucceeded" });

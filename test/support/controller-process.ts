@@ -33,6 +33,8 @@ export interface ControllerOptions {
    * what `flotilla install` writes into the Deployment, with loopback addresses laid over it. */
   leadingArgs?: string[];
   extraArgs?: string[];
+  /** The process's environment (default: this one's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function startController(opts: ControllerOptions): ControllerProcess {
@@ -65,7 +67,7 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       "--install-crds",
       ...(opts.extraArgs ?? []),
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe"], env: opts.env ?? process.env },
   );
   started.push(child);
   const logs: Record<string, unknown>[] = [];

@@ -80,9 +80,14 @@ export async function buildFromHelmRepository(
   try {
     entry = selectChartVersion(index, chart.spec.chart, chart.spec.version ?? "*");
   } catch (err) {
+    // Flux's wording first (scripts match it), then where flotilla looked and what is there.
+    const versions = (index.entries[chart.spec.chart] ?? []).map((e) => e.version);
+    const there = versions.length
+      ? `it has ${versions.slice(0, 5).join(", ")}${versions.length > 5 ? `, … (${versions.length} versions)` : ""}: ask for one of those, or publish the version`
+      : "it has no chart of that name: check spec.chart";
     throw new ReconcileFailure(
       "ChartPullError",
-      `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message}`,
+      `invalid chart reference: failed to get chart version for remote reference: ${(err as Error).message} in HelmRepository '${ns}/${repo.metadata.name}' (${repo.spec.url}); ${there}`,
     );
   }
   const valuesFiles = effectiveValuesFiles(chartValuesFiles(chart));

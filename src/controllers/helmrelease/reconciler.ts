@@ -18,7 +18,7 @@ import { type Outcome, progressing } from "../kit/outcome.js";
 import { unsupportedField } from "../kit/unsupported.js";
 import type { ControllerFlags } from "../kit/setup.js";
 import { checkDependsOn, compileReadyExprs } from "../kustomization/dependencies.js";
-import { targetCluster } from "../kustomization/target-cluster.js";
+import { targetCluster, targetHints } from "../kustomization/target-cluster.js";
 import { ensureHelmChart, chartRefOf, loadChart, refuseCrossNamespace } from "./chart-source.js";
 import { finalizeHelmRelease } from "./finalize.js";
 import { normalizeSpec } from "./normalize.js";
@@ -149,7 +149,14 @@ export class HelmReleaseReconciler implements Reconciler {
       return await run.run();
     } catch (err) {
       throw Object.assign(
-        asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m)),
+        asFailure(
+          err,
+          (m) =>
+            new ReconcileFailure(
+              "ReconciliationFailed",
+              `${m}${targetHints(hr, this.flags.defaultServiceAccount, err)}`,
+            ),
+        ),
         { partial: { status: run.status, conditions: run.conditions } },
       );
     }

@@ -8,7 +8,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { credentialsHint, impersonationHint } from "../kustomization/target-cluster.js";
+import { targetHints } from "../kustomization/target-cluster.js";
 import { type HelmAction, runAction } from "./actions/run-action.js";
 import type { LoadedChart } from "./chart-source.js";
 import { correctDrift, detectDrift, type DriftReport } from "./drift/drift.js";
@@ -264,7 +264,7 @@ export class ReleaseRun {
   private async failed(kind: string, err: Error, r: StoredRelease | undefined): Promise<ReconcileFailure> {
     const s = this.hr.status!;
     const { input, hr } = this;
-    const hint = `${impersonationHint(hr, input.defaultServiceAccount, err)}${credentialsHint(hr, err)}`;
+    const hint = targetHints(hr, input.defaultServiceAccount, err);
     const chart = `${input.chart.name}@${input.chart.version}`;
     const where = `release ${input.namespace}/${input.release}`;
     let reason: string;

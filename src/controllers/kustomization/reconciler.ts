@@ -36,7 +36,7 @@ import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.j
 import { KUSTOMIZATION_UNSUPPORTED } from "./unsupported-fields.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { type Attempt, attemptStatus, phaseDurations, progressingConditions } from "./attempt.js";
-import { credentialsHint, impersonationHint, targetCluster } from "./target-cluster.js";
+import { targetCluster, targetHints } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
 
@@ -161,7 +161,7 @@ export class KustomizationReconciler implements Reconciler {
     } catch (err) {
       throw new ReconcileFailure(
         "ReconciliationFailed",
-        `${(err as Error).message}${impersonationHint(ks, this.options.defaultServiceAccount, err)}${credentialsHint(ks, err)}`,
+        `${(err as Error).message}${targetHints(ks, this.options.defaultServiceAccount, err)}`,
       );
     }
     attempt.phases.applied = Date.now();

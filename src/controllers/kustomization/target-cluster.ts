@@ -5,7 +5,7 @@ import { USED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { Cluster } from "../../kube/cluster.js";
-import { NotFoundError, UnauthorizedError } from "../../kube/errors.js";
+import { ConnectionError, NotFoundError, UnauthorizedError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
@@ -89,3 +89,14 @@ export function credentialsHint(ks: Targeting, err: unknown): string {
   if (!ref || !(err instanceof UnauthorizedError || /\(Unauthorized\)/.test((err as Error).message))) return "";
   return ` (the cluster did not accept the credentials in kubeconfig secret '${ks.metadata.namespace}/${ref.name}': renew them)`;
 }
+
+/** A remote cluster that can't be reached names the kubeconfig Secret its address came from. */
+export function unreachableHint(ks: Targeting, err: unknown): string {
+  const ref = ks.spec.kubeConfig?.secretRef;
+  if (!ref || !(err instanceof ConnectionError)) return "";
+  return ` (the cluster of kubeconfig secret '${ks.metadata.namespace}/${ref.name}': check that it is up and that the Secret's server address is right)`;
+}
+
+/** Every hint a failure on the target cluster deserves. */
+export const targetHints = (ks: Targeting, defaultServiceAccount: string | undefined, err: unknown) =>
+  `${impersonationHint(ks, defaultServiceAccount, err)}${credentialsHint(ks, err)}${unreachableHint(ks, err)}`;

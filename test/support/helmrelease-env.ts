@@ -1,0 +1,102 @@
+// What the HelmRelease e2e files share: a test namespace, a loopback chart repository (charts packaged
+// by the real helm), the real `flotilla controller` process sharded to that namespace, a HelmRepository
+// "charts" on the repository, and helpers that create HelmReleases and wait on Flux's conditions.
+import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
+import type { Condition } from "../../src/api/meta/conditions.js";
+import { makeWorkDir } from "../../src/util/work-dir.js";
+import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "./chart-repo.js";
+import { type ControllerProcess, startController } from "./controller-process.js";
+import { eventually, plane, planeCluster, testNamespace } from "./fleet-context.js";
+
+export interface HelmReleaseEnv {
+  ns: string;
+  charts: ChartRepo;
+  controller: ControllerProcess;
+  hrPath(name: string): string;
+  hr(name: string): Promise<HelmRelease>;
+  /** A HelmRelease of `chart` from the HelmRepository "charts", in the controller's shard. */
+  createRelease(name: string, chart: { name: string; version: string }, spec?: Record<string, unknown>): Promise<void>;
+  /** Waits for Ready=status for the current generation; returns the object. */
+  waitReady(name: string, status?: "True" | "False", timeoutMs?: number): Promise<HelmRelease>;
+  /** `helm <args> --kubeconfig <plane>` with a private helm home; stdout. */
+  helm(args: string[], planeName?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export const condOf = (o: HelmRelease, type: string): Condition | undefined =>
+  o.status?.conditions?.find((c) => c.type === type);
+
+export async function startHelmReleaseEnv(
+  prefix: string,
+  opts: { extraArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<HelmReleaseEnv> {
+  const mgmt = planeCluster("management");
+  const ns = await testNamespace(mgmt.client, prefix);
+  const charts = await startChartRepo();
+  const controller = startController({
+    namespace: ns,
+    shard: ns,
+    storagePath: makeWorkDir(`flotilla-${prefix}-`),
+    extraArgs: opts.extraArgs,
+    env: opts.env,
+  });
+  const shard = { "flotilla.dev/shard": ns };
+  const hrPath = (name: string) => `/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases/${name}`;
+  const hr = (name: string) => mgmt.client.get<HelmRelease>(hrPath(name));
+  // The controller installs the CRDs as it starts (--install-crds): wait until HelmRelease is served.
+  await eventually(
+    "the HelmRelease CRD served",
+    () => mgmt.client.get(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`).then(() => true),
+    60_000,
+    1000,
+  );
+  await mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmrepositories`, {
+    apiVersion: "source.toolkit.fluxcd.io/v1",
+    kind: "HelmRepository",
+    metadata: { name: "charts", namespace: ns, labels: shard },
+    spec: { interval: "10m", url: charts.url },
+  });
+  return {
+    ns,
+    charts,
+    controller,
+    hrPath,
+    hr,
+    async createRelease(name, chart, spec = {}) {
+      await mgmt.client.create(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`, {
+        apiVersion: "helm.toolkit.fluxcd.io/v2",
+        kind: "HelmRelease",
+        metadata: { name, namespace: ns, labels: shard },
+        spec: {
+          interval: "10m",
+          timeout: "60s",
+          chart: {
+            // The HelmChart made from the template carries its labels: the same shard.
+            metadata: { labels: shard },
+            spec: { chart: chart.name, version: chart.version, sourceRef: { kind: "HelmRepository", name: "charts" } },
+          },
+          ...spec,
+        },
+      });
+    },
+    waitReady: (name, status = "True", timeoutMs = 180_000) =>
+      eventually(
+        `HelmRelease ${ns}/${name} Ready=${status}`,
+        async () => {
+          const o = await hr(name);
+          const c = condOf(o, "Ready");
+          return c?.status === status && c.observedGeneration === o.metadata.generation ? o : undefined;
+        },
+        timeoutMs,
+        1000,
+      ).catch(async (err: Error) => {
+        throw new Error(`${err.message}; conditions: ${JSON.stringify((await hr(name)).status?.conditions)}`);
+      }),
+    helm: (args, planeName = "management") =>
+      runHelm([...args, "--kubeconfig", plane(planeName).kubeconfig], helmEnv(makeWorkDir("flotilla-helm-cli-"))),
+    async stop() {
+      controller.child.kill("SIGTERM");
+      await charts.close();
+    },
+  };
+}
