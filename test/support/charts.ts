@@ -125,13 +125,17 @@ export function certManagerLike(repo: ChartRepo): Promise<ChartRef> {
   );
 }
 
-/** The default ConfigMap, and a post-install/post-upgrade hook Job that fails on kwok (see the top of the file). */
+/**
+ * The default ConfigMap, and a post-install/post-upgrade hook Job that fails on kwok (see the top of the
+ * file). `hook.hang: true` keeps the Job's Pod pending without a deadline: helm waits until its timeout,
+ * an upgrade held in flight for as long as a test needs.
+ */
 export function hookFailingChart(repo: ChartRepo, name: string, version: string): Promise<ChartRef> {
   return add(
     repo,
     { name, version },
     {
-      "values.yaml": lines("message: hello", "hook:", "  fail: true"),
+      "values.yaml": lines("message: hello", "hook:", "  fail: true", "  hang: false"),
       "templates/post-hook-job.yaml": lines(
         "apiVersion: batch/v1",
         "kind: Job",
@@ -143,7 +147,7 @@ export function hookFailingChart(repo: ChartRepo, name: string, version: string)
         '    "helm.sh/hook-delete-policy": before-hook-creation',
         "spec:",
         "  backoffLimit: 0",
-        "  {{- if .Values.hook.fail }}",
+        "  {{- if and .Values.hook.fail (not .Values.hook.hang) }}",
         "  activeDeadlineSeconds: 1",
         "  {{- end }}",
         "  template:",
@@ -151,7 +155,7 @@ export function hookFailingChart(repo: ChartRepo, name: string, version: string)
         "      restartPolicy: Never",
         "      containers:",
         "        - name: hook",
-        `          image: {{ if .Values.hook.fail }}${UNPULLABLE_IMAGE}{{ else }}busybox:1.36{{ end }}`,
+        `          image: {{ if or .Values.hook.fail .Values.hook.hang }}${UNPULLABLE_IMAGE}{{ else }}busybox:1.36{{ end }}`,
         '          command: ["sh", "-c", "exit 0"]',
       ),
     },
