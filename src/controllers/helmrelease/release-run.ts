@@ -88,11 +88,12 @@ export class ReleaseRun {
       const last = stored.at(-1);
       let state = determineReleaseState(hr, last, last && observationDigest(last), desired);
       let drift: DriftReport | undefined;
-      if (state.status === "InSync" && this.driftMode() !== "disabled") {
+      const force = forceRequested(hr);
+      // A forced upgrade rewrites every object anyway: no drift check before it.
+      if (state.status === "InSync" && !force && this.driftMode() !== "disabled") {
         drift = await detectDrift(input.target.client, last!, this.driftOptions());
         if (drift.entries.length) state = { status: "Drifted", reason: "detected changes in cluster state" };
       }
-      const force = forceRequested(hr);
       const action = actionForState(hr, state, force !== undefined);
       if (force && action.kind !== "none") hr.status!.lastHandledForceAt = force;
       if (action.kind === "none") return this.settled(stored, last!, drift);

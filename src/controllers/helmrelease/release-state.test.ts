@@ -68,6 +68,8 @@ describe("release state (helm-controller's DetermineReleaseState)", () => {
     const h = hr({}, { history: [snap(1, "deployed")] });
     expect(state(h, stored(1, "deployed")).status).toBe("InSync");
     expect(actionForState(h, state(h, stored(1, "deployed")), false)).toEqual({ kind: "none" });
+    // …unless a force request is pending: then an upgrade, as helm-controller's "forcing upgrade for in-sync release".
+    expect(actionForState(h, state(h, stored(1, "deployed")), true)).toEqual({ kind: "upgrade" });
   });
 
   it("is OutOfSync on a new chart version or new values, and upgrades", () => {

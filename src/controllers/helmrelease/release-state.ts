@@ -132,7 +132,8 @@ export type NextAction =
 export function actionForState(hr: HelmRelease, state: ReleaseState, force: boolean): NextAction {
   switch (state.status) {
     case "InSync":
-      return { kind: "none" };
+      // A force request upgrades a release that is in sync (helm-controller: "forcing upgrade for in-sync release").
+      return force ? { kind: "upgrade" } : { kind: "none" };
     case "Locked":
       return { kind: "unlock" };
     case "Absent": {
