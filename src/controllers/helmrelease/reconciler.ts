@@ -19,6 +19,7 @@ import { unsupportedField } from "../kit/unsupported.js";
 import type { ControllerFlags } from "../kit/setup.js";
 import { checkDependsOn, compileReadyExprs } from "../kustomization/dependencies.js";
 import { targetCluster, targetHints } from "../kustomization/target-cluster.js";
+import { changedTarget, uninstallPrevious } from "./release-target.js";
 import { ensureHelmChart, chartRefOf, loadChart, refuseCrossNamespace } from "./chart-source.js";
 import { finalizeHelmRelease } from "./finalize.js";
 import { normalizeSpec } from "./normalize.js";
@@ -128,6 +129,12 @@ export class HelmReleaseReconciler implements Reconciler {
     });
     this.resetFailures(hr, status, chart.version, values.digest);
     const target = await targetCluster(this.cluster, hr, this.flags.defaultServiceAccount);
+    const want = { release: releaseName(hr), namespace: targetNamespace(hr), chartName: chart.name };
+    const previous = changedTarget(hr, want);
+    if (previous) {
+      await uninstallPrevious(target, hr, previous, want, this.events);
+      Object.assign(status, { history: [], failures: 0, installFailures: 0, upgradeFailures: 0 });
+    }
     const run = new ReleaseRun(
       {
         hr: { ...hr, status: { ...hr.status, ...status } },

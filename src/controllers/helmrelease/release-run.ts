@@ -9,6 +9,7 @@ import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { targetHints } from "../kustomization/target-cluster.js";
+import { applyChartCrds, crdPolicy } from "./crds/chart-crds.js";
 import { type HelmAction, runAction } from "./actions/run-action.js";
 import type { LoadedChart } from "./chart-source.js";
 import { correctDrift, detectDrift, type DriftReport } from "./drift/drift.js";
@@ -208,6 +209,8 @@ export class ReleaseRun {
     );
     let error: Error | undefined;
     try {
+      if (helm.kind === "install" || helm.kind === "upgrade")
+        await applyChartCrds(input.target, input.chart.path, crdPolicy(hr, helm.kind));
       await runAction(helm, {
         hr,
         target: { release: input.release, namespace: input.namespace, asUser: input.target.client.impersonate?.user },

@@ -11,7 +11,7 @@ const hr = (spec: Partial<HelmReleaseSpec> = {}): HelmRelease => ({
 const t = { release: "default-cm", namespace: "default" };
 
 describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => {
-  it("installs server-side, taking ownership, waiting with kstatus and for jobs, CRDs created, devel charts", () => {
+  it("installs server-side, taking ownership, waiting with kstatus and for jobs, CRDs left to the controller, devel charts", () => {
     expect(installArgs(hr(), t, "c.tgz")).toEqual([
       "install",
       "default-cm",
@@ -23,6 +23,7 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
       "--take-ownership",
       "--wait=watcher",
       "--wait-for-jobs",
+      "--skip-crds",
       "--devel",
       "--timeout",
       "5m0s",

@@ -26,7 +26,7 @@ function wait(o: { disableWait?: boolean; disableWaitForJobs?: boolean }): strin
 
 const flag = (on: boolean | undefined, name: string) => (on ? [name] : []);
 
-/** helm install: CRDs per policy (Skip → --skip-crds; Create/CreateReplace are installed by helm from crds/). */
+/** helm install. CRDs are never helm's: the controller applies crds/ per policy first (crds/chart-crds.ts). */
 export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): string[] {
   const i = hr.spec.install ?? {};
   const ssa = i.serverSideApply ?? true;
@@ -39,7 +39,7 @@ export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): s
     ...flag(ssa, "--force-conflicts"),
     ...flag(!i.disableTakeOwnership, "--take-ownership"),
     ...wait(i),
-    ...flag((i.crds ?? "Create") === "Skip", "--skip-crds"),
+    "--skip-crds",
     "--devel",
     // createNamespace is only honoured with a targetNamespace, as helm-controller does.
     ...flag(i.createNamespace && !!hr.spec.targetNamespace, "--create-namespace"),
@@ -64,8 +64,8 @@ export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): s
     ...flag(u.force && ssa === "false", "--force-replace"),
     ...flag(!u.disableTakeOwnership, "--take-ownership"),
     ...wait(u),
-    // Upgrade's CRD policy defaults to Skip (helm upgrade never touches crds/ anyway).
-    ...flag((u.crds ?? "Skip") === "Skip", "--skip-crds"),
+    // crds/ is applied by the controller per upgrade.crds (helm upgrade never touches it anyway).
+    "--skip-crds",
     "--devel",
     ...(u.preserveValues ? ["--reuse-values"] : ["--reset-values"]),
     "--history-max",
