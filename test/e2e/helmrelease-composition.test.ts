@@ -1,9 +1,11 @@
 // What a HelmRelease composes, through the real controller and the real helm, checked on the live
 // objects: post-renderers (strategic-merge and JSON 6902 patches, images), commonMetadata and the
 // helm.toolkit.fluxcd.io/name|namespace labels on every object, valuesFrom with a missing optional
-// source, dependsOn between releases, and a chart built from a GitRepository.
+// source, dependsOn between releases, a chart built from a GitRepository, and drift corrected except
+// where an ignore rule says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../../src/api/meta/object.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { benchChart } from "../support/charts.js";
 import { eventually, planeCluster } from "../support/fleet-context.js";
 import { startGitHttpServer, type GitHttpServer } from "../support/git-http-server.js";
@@ -140,5 +142,46 @@ describe("HelmRelease composition", () => {
       `Helm install succeeded for release ${env.ns}/fromgit.v1 with chart hello@0.3.0`,
     );
     expect((await live("configmaps", "fromgit-hello")).data?.greeting).toBe("hello from git");
+  }, 240_000);
+
+  it("drift: an edited ConfigMap is put back while a Deployment scaled by hand under an ignore rule is left alone", async () => {
+    await env.createRelease("drifty", BENCH, {
+      driftDetection: { mode: "enabled", ignore: [{ paths: ["/spec/replicas"], target: { kind: "Deployment" } }] },
+    });
+    await env.waitReady("drifty");
+    await mgmt.client.patch(
+      `/api/v1/namespaces/${env.ns}/configmaps/drifty`,
+      "merge",
+      { data: { message: "by hand" } },
+      {
+        fieldManager: "kubectl-edit",
+      },
+    );
+    await mgmt.client.patch(
+      `/apis/apps/v1/namespaces/${env.ns}/deployments/drifty`,
+      "merge",
+      { spec: { replicas: 3 } },
+      {
+        fieldManager: "kubectl-scale",
+      },
+    );
+    const at = new Date().toISOString();
+    await mgmt.client.patch(env.hrPath("drifty"), "merge", {
+      metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+    });
+    await eventually(
+      "the reconcile request handled",
+      async () => (await env.hr("drifty")).status?.lastHandledReconcileAt === at,
+      120_000,
+      1000,
+    );
+    expect((await live("configmaps", "drifty")).data?.message).toBe("hello");
+    expect((await live("deployments", "drifty", "apis/apps/v1")).spec?.replicas).toBe(3);
+    const events = await mgmt.client.get<{ items: { reason: string; involvedObject: { name: string } }[] }>(
+      `/api/v1/namespaces/${env.ns}/events`,
+    );
+    expect(events.items.filter((e) => e.involvedObject.name === "drifty").map((e) => e.reason)).toContain(
+      "DriftCorrected",
+    );
   }, 240_000);
 });
