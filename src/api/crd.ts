@@ -163,3 +163,35 @@ export function crdFor(kind: ServedKind, schemas: Record<string, VersionSchema>)
     },
   };
 }
+
+/** v1beta1's artifact (source-controller ≤ v1.6): a checksum where later versions have digest, size, metadata. */
+export const artifactV1beta1 = (): Schema =>
+  obj({ path: str(), url: str(), revision: str(), checksum: str(), lastUpdateTime: str({ format: "date-time" }) }, [
+    "path",
+    "url",
+    "revision",
+    "lastUpdateTime",
+  ]);
+
+/**
+ * `schema` without the fields at `paths` (dotted, `[]` for array items), for an older API version that
+ * lacked fields a newer one added; the result is a copy.
+ */
+export function withoutFields(schema: Schema, paths: string[]): Schema {
+  const copy = structuredClone(schema);
+  for (const path of paths) {
+    const parts = path.replace(/\[\]/g, ".[]").split(".");
+    let at: Schema | undefined = copy;
+    for (const part of parts.slice(0, -1)) {
+      if (!at) break;
+      at = part === "[]" ? (at.items as Schema) : ((at.properties as Record<string, Schema>)?.[part] as Schema);
+    }
+    const last = parts.at(-1)!;
+    const props = at?.properties as Record<string, Schema> | undefined;
+    if (props?.[last]) {
+      delete props[last];
+      if (Array.isArray(at!.required)) at!.required = (at!.required as string[]).filter((r) => r !== last);
+    }
+  }
+  return copy;
+}

@@ -63,7 +63,7 @@ export const SERVED_KINDS = {
     shortNames: ["gitrepo"],
     categories: ["all", "fluxcd", "fluxcd-sources"],
     scope: "Namespaced",
-    versions: fluxVersions("v1beta2"),
+    versions: fluxVersions("v1beta2", "v1beta1"),
     columns: [URL_COLUMN, AGE_COLUMN, ...READY_COLUMNS],
   },
   HelmRepository: {
@@ -74,7 +74,7 @@ export const SERVED_KINDS = {
     shortNames: ["helmrepo"],
     categories: ["all", "fluxcd", "fluxcd-sources"],
     scope: "Namespaced",
-    versions: fluxVersions("v1beta2"),
+    versions: fluxVersions("v1beta2", "v1beta1"),
     columns: [URL_COLUMN, AGE_COLUMN, ...READY_COLUMNS],
   },
   HelmChart: {
@@ -85,7 +85,7 @@ export const SERVED_KINDS = {
     shortNames: ["hc"],
     categories: ["all", "fluxcd", "fluxcd-sources"],
     scope: "Namespaced",
-    versions: fluxVersions("v1beta2"),
+    versions: fluxVersions("v1beta2", "v1beta1"),
     columns: [
       { name: "Chart", type: "string", jsonPath: ".spec.chart" },
       { name: "Version", type: "string", jsonPath: ".spec.version" },

@@ -5,7 +5,21 @@
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Artifact } from "../meta/artifact.js";
-import { accessFrom, arr, artifact, bool, condition, crdFor, duration, localRef, obj, str, withRules } from "../crd.js";
+import {
+  accessFrom,
+  arr,
+  artifact,
+  artifactV1beta1,
+  bool,
+  condition,
+  crdFor,
+  duration,
+  localRef,
+  obj,
+  str,
+  withoutFields,
+  withRules,
+} from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface GitRepositoryRef {
@@ -107,6 +121,8 @@ const statusFields = {
   lastHandledReconcileAt: str(),
 };
 
+const { observedIgnore: _i, observedInclude: _in, observedRecurseSubmodules: _r, ...withoutStatus } = statusFields;
+
 export const gitRepositoryCrd = () =>
   crdFor(SERVED_KINDS.GitRepository, {
     v1: {
@@ -114,4 +130,14 @@ export const gitRepositoryCrd = () =>
       status: obj({ ...statusFields, observedSparseCheckout: arr(str()), sourceVerificationMode: str() }),
     },
     v1beta2: { spec: v1beta2Spec, status: obj({ ...statusFields, contentConfigChecksum: str(), url: str() }) },
+    // v1beta1 manifests (older Flux docs) apply as written: v1beta2's schema without what v1beta2 added.
+    v1beta1: {
+      spec: withoutFields(v1beta2Spec, ["ref.name"]),
+      status: obj({
+        ...withoutStatus,
+        artifact: artifactV1beta1(),
+        includedArtifacts: arr(artifactV1beta1()),
+        url: str(),
+      }),
+    },
   });

@@ -1,5 +1,6 @@
-// HelmRepository and HelmChart (source.toolkit.fluxcd.io). v1 is stored; v1beta2 is served for
-// manifests from older docs (the Kamaji guide's HelmRepository is v1beta2). The schemas are Flux's
+// HelmRepository and HelmChart (source.toolkit.fluxcd.io). v1 is stored; v1beta2 and v1beta1 are served
+// for manifests from older docs (the Kamaji guide's HelmRepository is v1beta2, flux2-multi-tenancy's
+// v1beta1; v1beta1's schema is v1beta2's without the fields v1beta2 added). The schemas are Flux's
 // field for field (source-controller v1.9 for v1, v1.7 for v1beta2), so the API server prunes what
 // Flux's CRD does not have. One addition: v1 HelmChart also carries v1beta2's valuesFile, merged
 // before valuesFiles as Flux did, since converting a v1beta2 object to the stored v1 prunes by v1's
@@ -7,7 +8,21 @@
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Artifact } from "../meta/artifact.js";
-import { accessFrom, arr, artifact, bool, condition, crdFor, duration, localRef, obj, str, withRules } from "../crd.js";
+import {
+  accessFrom,
+  arr,
+  artifact,
+  artifactV1beta1,
+  bool,
+  condition,
+  crdFor,
+  duration,
+  localRef,
+  obj,
+  str,
+  withoutFields,
+  withRules,
+} from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface SourceStatus {
@@ -125,9 +140,17 @@ export const helmRepositoryCrd = () =>
   crdFor(SERVED_KINDS.HelmRepository, {
     v1: { spec: helmRepositorySpec, status: repositoryStatus },
     v1beta2: { spec: helmRepositorySpec, status: repositoryStatus },
+    v1beta1: {
+      spec: withoutFields(helmRepositorySpec, ["certSecretRef", "insecure", "provider", "type"]),
+      status: obj({ ...repositoryStatusFields, artifact: artifactV1beta1() }),
+    },
   });
 export const helmChartCrd = () =>
   crdFor(SERVED_KINDS.HelmChart, {
     v1: { spec: helmChartV1Spec, status: chartStatus },
     v1beta2: { spec: helmChartV1beta2Spec, status: chartStatus },
+    v1beta1: {
+      spec: withoutFields(helmChartV1beta2Spec, ["ignoreMissingValuesFiles", "verify"]),
+      status: obj({ ...repositoryStatusFields, artifact: artifactV1beta1() }),
+    },
   });
