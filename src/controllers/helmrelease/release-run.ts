@@ -20,7 +20,8 @@ import {
   forceRequested,
   type NextAction,
 } from "./release-state.js";
-import { chartId, historyOf, inventoryOf, releaseId, succeededMessage } from "./release-status.js";
+import { historyOf, inventoryOf, releaseId, succeededMessage } from "./release-status.js";
+import { type ActionOutcome, driftMessage, failedOutcome, succeededOutcome } from "./action-outcome.js";
 import { clusterScopeOf } from "./inventory-scope.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
@@ -227,76 +228,34 @@ export class ReleaseRun {
     return error ? this.failed(action.kind, error, now) : this.succeeded(action, now);
   }
 
+  /** Applies an action's outcome: the condition, the conditions it clears, the event. */
+  private async apply(o: ActionOutcome, r: StoredRelease | undefined) {
+    this.set(o.condition);
+    for (const type of o.drop) this.conditions = removeCondition(this.conditions, type);
+    await this.events.record(this.hr, o.event.type, o.event.reason, o.event.message, this.annotations(r));
+  }
+
   /** `r` is the newest stored revision: none left after an uninstall remediation. */
-  private async succeeded(action: { kind: string }, stored: StoredRelease | undefined): Promise<undefined> {
-    const a = this.annotations(stored);
-    if (action.kind === "uninstall-remediation") {
-      const message = `Helm uninstall remediation for release ${this.input.namespace}/${this.input.release} succeeded`;
-      this.set({ type: "Remediated", status: "True", reason: "UninstallSucceeded", message });
-      await this.events.record(this.hr, "Normal", "UninstallSucceeded", message, a);
-      return undefined;
-    }
-    const r = stored!;
-    const id = releaseId(r);
-    switch (action.kind) {
-      case "install":
-      case "upgrade": {
-        const reason = action.kind === "install" ? "InstallSucceeded" : "UpgradeSucceeded";
-        const message = succeededMessage(action.kind, r);
-        this.set({ type: "Released", status: "True", reason, message });
-        this.conditions = removeCondition(removeCondition(this.conditions, "TestSuccess"), "Remediated");
-        await this.events.record(this.hr, "Normal", reason, message, a);
-        break;
-      }
-      case "test": {
-        const n = Object.keys(this.hr.status!.history?.[0]?.testHooks ?? {}).length;
-        const message = `Helm test succeeded for release ${id} with chart ${chartId(r)}: ${n === 0 ? "no test hooks" : `${n} test hooks completed successfully`}`;
-        this.set({ type: "TestSuccess", status: "True", reason: "TestSucceeded", message });
-        await this.events.record(this.hr, "Normal", "TestSucceeded", message, a);
-        break;
-      }
-      case "rollback": {
-        const message = `Helm rollback to previous release ${id} with chart ${chartId(r)} succeeded`;
-        this.set({ type: "Remediated", status: "True", reason: "RollbackSucceeded", message });
-        await this.events.record(this.hr, "Normal", "RollbackSucceeded", message, a);
-        break;
-      }
-    }
+  private async succeeded(action: { kind: string }, r: StoredRelease | undefined): Promise<undefined> {
+    const hooks = Object.keys(this.hr.status!.history?.[0]?.testHooks ?? {}).length;
+    await this.apply(succeededOutcome(action.kind, r, this.input, hooks), r);
     return undefined;
   }
 
   private async failed(kind: string, err: Error, r: StoredRelease | undefined): Promise<ReconcileFailure> {
-    const s = this.hr.status!;
     const { input, hr } = this;
-    const hint = targetHints(hr, input.defaultServiceAccount, err);
-    const chart = `${input.chart.name}@${input.chart.version}`;
-    const where = `release ${input.namespace}/${input.release}`;
-    let reason: string;
-    let message: string;
-    if (kind === "install" || kind === "upgrade") {
-      s.failures = (s.failures ?? 0) + 1;
-      if (kind === "install") s.installFailures = (s.installFailures ?? 0) + 1;
-      else s.upgradeFailures = (s.upgradeFailures ?? 0) + 1;
-      reason = kind === "install" ? "InstallFailed" : "UpgradeFailed";
-      message = `Helm ${kind} failed for ${where} with chart ${chart}: ${err.message}${hint}`;
-      this.set({ type: "Released", status: "False", reason, message });
-    } else if (kind === "test") {
-      s.failures = (s.failures ?? 0) + 1;
-      if (s.lastAttemptedReleaseAction === "upgrade") s.upgradeFailures = (s.upgradeFailures ?? 0) + 1;
-      else s.installFailures = (s.installFailures ?? 0) + 1;
-      reason = "TestFailed";
-      message = `Helm test failed for ${where} with chart ${chart}: ${err.message}`;
-      this.set({ type: "TestSuccess", status: "False", reason, message });
-    } else {
-      reason = kind === "rollback" ? "RollbackFailed" : "UninstallFailed";
-      message = `Helm ${kind === "rollback" ? "rollback" : "uninstall remediation"} failed for ${where}${r ? ` (${releaseId(r)})` : ""}: ${err.message}${hint}`;
-      this.set({ type: "Remediated", status: "True", reason, message });
-    }
-    await this.events.record(hr, "Warning", reason, message, this.annotations(r));
-    return new ReconcileFailure(reason, message);
+    const o = failedOutcome(
+      kind,
+      err,
+      {
+        where: `release ${input.namespace}/${input.release}`,
+        chart: `${input.chart.name}@${input.chart.version}`,
+        hint: targetHints(hr, input.defaultServiceAccount, err),
+        r,
+      },
+      hr.status!,
+    );
+    await this.apply(o, r);
+    return new ReconcileFailure(o.event.reason, o.event.message);
   }
-}
-
-function driftMessage(r: StoredRelease, d: DriftReport): string {
-  return `Cluster state of release ${releaseId(r)} has drifted from the desired state: ${d.entries.map((e) => `${e.subject} ${e.action === "create" ? "removed" : "changed"}`).join(", ")}`;
 }
