@@ -41,7 +41,7 @@ beforeAll(async () => {
   await certManagerLike(env.charts);
   await env.createRelease("healthy", { name: "bench", version: "1.0.0" });
   await env.waitReady("healthy");
-}, 240_000);
+}, 420_000);
 afterAll(() => env?.stop());
 
 describe("HelmRelease bad input", () => {
