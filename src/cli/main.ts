@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { controllerCommand } from "./commands/controller.js";
+import { createCommand } from "./commands/create.js";
 import { deleteCommand } from "./commands/delete.js";
 import { demoCommand } from "./commands/demo.js";
 import { eventsCommand } from "./commands/events.js";
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   program.addCommand(controllerCommand());
   program.addCommand(installCommand());
   program.addCommand(demoCommand());
+  program.addCommand(createCommand());
   program.addCommand(getCommand());
   program.addCommand(reconcileCommand());
   program.addCommand(suspendCommand());

@@ -98,6 +98,23 @@ function matchesById(r: Resource, doc: JsonObject): boolean {
   );
 }
 
+/**
+ * A patch written for an older apiVersion of a Flux kind (flux2-multi-tenancy's staging overlay patches a
+ * `kustomize.toolkit.fluxcd.io/v1beta1` Kustomization that `flux create … --export` now writes as v1):
+ * kustomize finds no match and fails the build. It is one object in the API server whatever version
+ * names it, so flotilla patches it — the patch takes the resource's apiVersion (docs/decisions/0020).
+ */
+function fluxKindAtAnotherVersion(list: Resource[], doc: JsonObject): Resource[] {
+  const { group, version } = groupVersion({ obj: doc } as Resource);
+  if (!group.endsWith(".toolkit.fluxcd.io")) return [];
+  const found = list.filter((r) => {
+    const rv = groupVersion(r).version;
+    return rv !== version && matchesById(r, { ...doc, apiVersion: `${group}/${rv}` });
+  });
+  if (found.length === 1) doc.apiVersion = String(found[0]!.obj.apiVersion);
+  return found;
+}
+
 function idString(doc: JsonObject): string {
   const m = (doc.metadata ?? {}) as JsonObject;
   const { group, version } = groupVersion({ obj: doc } as Resource);
@@ -124,7 +141,8 @@ function applyPatch(resmap: ResMap, p: Patch, loader: Loader | undefined, where:
     return;
   }
   for (const doc of parsed.docs) {
-    const matches = resmap.list.filter((r) => matchesById(r, doc));
+    let matches = resmap.list.filter((r) => matchesById(r, doc));
+    if (matches.length === 0) matches = fluxKindAtAnotherVersion(resmap.list, doc);
     if (matches.length !== 1) {
       const id = idString(doc);
       throw new KustomizeError(
