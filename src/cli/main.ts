@@ -2,11 +2,13 @@
 // like the flux CLI; stack traces are reserved for bugs (--verbose or FLOTILLA_DEBUG=1 shows them).
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
+import { bootstrapCommand } from "./commands/bootstrap.js";
 import { controllerCommand } from "./commands/controller.js";
 import { createCommand } from "./commands/create.js";
 import { deleteCommand } from "./commands/delete.js";
 import { demoCommand } from "./commands/demo.js";
 import { eventsCommand } from "./commands/events.js";
+import { exportCommand } from "./commands/export.js";
 import { getCommand } from "./commands/get.js";
 import { reconcileCommand } from "./commands/reconcile.js";
 import { resumeCommand, suspendCommand } from "./commands/suspend-resume.js";
@@ -34,9 +36,11 @@ export function buildProgram(): Command {
   program.addCommand(kustomizeCommand());
   program.addCommand(controllerCommand());
   program.addCommand(installCommand());
+  program.addCommand(bootstrapCommand());
   program.addCommand(demoCommand());
   program.addCommand(createCommand());
   program.addCommand(getCommand());
+  program.addCommand(exportCommand());
   program.addCommand(reconcileCommand());
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());

@@ -1,6 +1,6 @@
 // `flotilla get`: the statuses of Flux objects, as `flux get` prints them — sources git|helm|chart|all,
 // kustomizations (ks), helmreleases (hr) and all — with Flux's flags (-A, --no-header, -w,
-// --status-selector, -l, --show-source) and kubectl's `-o json`.
+// --status-selector, -l, --show-source) and kubectl's `-o json|yaml`.
 import { Command, Option } from "commander";
 import { addClusterFlags, clusterOf } from "../cluster-flags.js";
 import { failure } from "../output.js";
@@ -18,7 +18,7 @@ function withGetFlags(cmd: Command, showSource: boolean): Command {
       "specify the status condition name and the desired state to filter the get result, e.g. ready=false or ready!=true",
     )
     .option("-l, --label-selector <selector>", "filter objects by label selector")
-    .addOption(new Option("-o, --output <format>", "print the objects instead of the table").choices(["json"]));
+    .addOption(new Option("-o, --output <format>", "print the objects instead of the table").choices(["json", "yaml"]));
   if (showSource) cmd.option("--show-source", "show the source reference for each object");
   return cmd;
 }

@@ -7,6 +7,7 @@ import type { Cluster } from "../../../kube/cluster.js";
 import { NotFoundError } from "../../../kube/errors.js";
 import { Watcher } from "../../../kube/watch.js";
 import { type ClusterFlags, timeoutMsOf } from "../../cluster-flags.js";
+import { sigsYaml } from "../../export/sigs-yaml.js";
 import { UsageError } from "../../errors.js";
 import { fluxTable } from "../../flux-table.js";
 import { type FluxObject, type GetKind, headersOf, type RowOptions, rowOf, statusMatches } from "./get-kinds.js";
@@ -70,10 +71,11 @@ export async function getKind(
     if (inAll && err instanceof NotFoundError) return { stdout: "" };
     throw err;
   }
-  if (f.output === "json") {
-    if (name && items.length === 1) return { stdout: `${JSON.stringify(items[0], null, 4)}\n` };
+  if (f.output === "json" || f.output === "yaml") {
+    // kubectl's printers: one object alone, several as a v1 List; YAML is sigs.k8s.io/yaml.
     const listed = { apiVersion: "v1", items, kind: "List", metadata: { resourceVersion: "" } };
-    return { stdout: `${JSON.stringify(listed, null, 4)}\n` };
+    const value = name && items.length === 1 ? items[0] : listed;
+    return { stdout: f.output === "json" ? `${JSON.stringify(value, null, 4)}\n` : sigsYaml(value) };
   }
   if (!items.length) {
     if (name) throw new UsageError(`${kind.entry.kind} object '${name}' not found in ${where(f)}`);
