@@ -8,33 +8,18 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
-import { type ControllerProcess, startController } from "../support/controller-process.js";
-import { eventually, plane, planeCluster } from "../support/fleet-context.js";
+import { type BootstrapEnv, startBootstrapEnv } from "../support/bootstrap-env.js";
+import { eventually, planeCluster } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import type { GitRepoHandle } from "../support/git-repository.js";
-import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const mgmt = planeCluster("management");
-const kubeconfig = () => plane("management").kubeconfig;
-const suffix = randomBytes(3).toString("hex");
-const ns = `mt-flux-system-${suffix}`;
-const apps = `apps-${suffix}`;
-const shard = `--label=flotilla.dev/shard=${ns}`;
-const CREDENTIALS = { username: "platform-admin", password: `pat-${randomBytes(8).toString("hex")}` };
+const apps = `apps-${randomBytes(3).toString("hex")}`;
 
-let fleetServer: GitHttpServer;
+let env: BootstrapEnv;
 let tenantServer: GitHttpServer;
-let fleet: GitRepoHandle;
 let devTeam: GitRepoHandle;
-let controller: ControllerProcess;
-
-/** `flotilla …` as typed; stdout is what the shell would redirect into the file. */
-async function flotilla(...args: string[]): Promise<string> {
-  const r = await runCli([...args, "--kubeconfig", kubeconfig()], { timeoutMs: 300_000 });
-  expect(r.code, `flotilla ${args.join(" ")}\n${r.stderr}`).toBe(0);
-  return r.stdout;
-}
+const flotilla = (...args: string[]) => env.ok(args);
 
 const ksPath = (namespace: string, name: string) =>
   `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${namespace}/kustomizations/${name}`;
@@ -46,10 +31,9 @@ const readyOf = async (namespace: string, name: string) =>
   (await mgmt.client.get<Ks>(ksPath(namespace, name))).status?.conditions?.find((c) => c.type === "Ready");
 
 beforeAll(async () => {
-  await mgmt.client.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
-  fleetServer = await startGitHttpServer({ auth: CREDENTIALS });
+  env = await startBootstrapEnv("mt-flux-system");
+  env.kustomizations.push([env.ns, "tenants"], [apps, "dev-team"]);
   tenantServer = await startGitHttpServer();
-  fleet = await fleetServer.createRepo("fleet");
   devTeam = await tenantServer.createRepo("dev-team");
   await devTeam.commit(
     {
@@ -59,25 +43,8 @@ beforeAll(async () => {
     },
     "dev-team: staging and production",
   );
-  controller = startController({ namespace: ns, shard: ns, storagePath: makeWorkDir("flotilla-mt-walkthrough-") });
 }, 120_000);
-
-afterAll(async () => {
-  // The flux-system Kustomization owns the CRDs it applied: stop its controller and leave it suspended and
-  // unpruned, so nothing — not a later test's controller, not a namespace deletion — prunes the fleet's CRDs.
-  controller?.child.kill("SIGKILL");
-  await controller?.exited();
-  for (const [namespace, name] of [
-    [ns, "flux-system"],
-    [ns, "tenants"],
-    [apps, "dev-team"],
-  ] as const)
-    await mgmt.client
-      .patch(ksPath(namespace, name), "merge", { spec: { suspend: true, prune: false } })
-      .catch(() => {});
-  await fleetServer?.close();
-  await tenantServer?.close();
-});
+afterAll(() => tenantServer?.close());
 
 describe("the flux2-multi-tenancy README with flotilla", () => {
   it("bootstraps the management plane from Git; dev-team's staging objects land in its namespace, impersonating dev-team", async () => {
@@ -99,7 +66,7 @@ describe("the flux2-multi-tenancy README with flotilla", () => {
       `--namespace=${apps}`,
       `--url=${devTeam.url}`,
       "--branch=main",
-      shard,
+      env.shard,
       "--export",
     );
     // flux create kustomization dev-team --namespace=apps --service-account=dev-team --source=GitRepository/dev-team --path="./" --export >> …
@@ -111,7 +78,7 @@ describe("the flux2-multi-tenancy README with flotilla", () => {
       "--service-account=dev-team",
       "--source=GitRepository/dev-team",
       "--path=./",
-      shard,
+      env.shard,
       "--export",
     );
     // In the repository beside them (the README's tree): the base's kustomization.yaml.
@@ -126,49 +93,33 @@ describe("the flux2-multi-tenancy README with flotilla", () => {
       "create",
       "kustomization",
       "tenants",
-      `--namespace=${ns}`,
+      `--namespace=${env.ns}`,
       "--source=GitRepository/flux-system",
       "--path=./tenants/staging",
       "--prune",
       "--interval=3m",
-      shard,
+      env.shard,
       "--export",
     );
-    await fleet.commit(files, "dev-team tenant");
-    const before = await fleet.head();
+    await env.fleet.commit(files, "dev-team tenant");
+    const before = await env.fleet.head();
 
-    const boot = await runCli(
-      [
-        "bootstrap",
-        "git",
-        `--url=${fleet.url}`,
-        "--allow-insecure-http",
-        "--branch=main",
-        "--path=clusters/staging",
-        `--username=${CREDENTIALS.username}`,
-        `--password=${CREDENTIALS.password}`,
-        `-n=${ns}`,
-        shard,
-        "--kubeconfig",
-        kubeconfig(),
-      ],
-      { timeoutMs: 300_000 },
-    );
+    const boot = await env.bootstrap("clusters/staging");
     expect(boot.code, boot.stderr).toBe(0);
-    expect(boot.stderr).toContain(`► cloning branch "main" from Git repository "${fleet.url}"`);
+    expect(boot.stderr).toContain(`► cloning branch "main" from Git repository "${env.fleet.url}"`);
     expect(boot.stderr).toMatch(/✔ committed component manifests to "main" \("[0-9a-f]{40}"\)/);
     expect(boot.stderr).toContain("✔ bootstrap finished");
-    expect(boot.stderr + boot.stdout).not.toContain(CREDENTIALS.password);
-    const bootstrapped = await fleet.head();
+    expect(boot.stderr + boot.stdout).not.toContain(env.credentials.password);
+    const bootstrapped = await env.fleet.head();
     expect(bootstrapped).not.toBe(before);
-    const committed = execFileSync("git", ["--git-dir", fleet.path, "ls-tree", "-r", "--name-only", "main"], {
+    const committed = execFileSync("git", ["--git-dir", env.fleet.path, "ls-tree", "-r", "--name-only", "main"], {
       encoding: "utf8",
     });
     expect(committed).toContain("clusters/staging/flux-system/gotk-sync.yaml");
     expect(committed).toContain("clusters/staging/flux-system/gotk-components.yaml");
 
     // tenants → dev-team's Kustomization at ./staging (the v1beta1 patch applied) → its ConfigMap in apps.
-    await eventually("tenants Ready", async () => (await readyOf(ns, "tenants"))?.status === "True", 240_000);
+    await eventually("tenants Ready", async () => (await readyOf(env.ns, "tenants"))?.status === "True", 240_000);
     const devTeamKs = await eventually(
       "dev-team Ready",
       async () => {
@@ -190,7 +141,10 @@ describe("the flux2-multi-tenancy README with flotilla", () => {
       .split("\n")
       .filter(
         (l) =>
-          l.startsWith(`${ns}\t`) || l.startsWith(`${apps}\t`) || l.startsWith(`${ns} `) || l.startsWith(`${apps} `),
+          l.startsWith(`${env.ns}\t`) ||
+          l.startsWith(`${apps}\t`) ||
+          l.startsWith(`${env.ns} `) ||
+          l.startsWith(`${apps} `),
       );
     expect(ours.map((l) => l.split("\t")[1]!.trim()).sort()).toEqual([
       "gitrepository/dev-team",
@@ -210,35 +164,17 @@ describe("the flux2-multi-tenancy README with flotilla", () => {
       },
       "try to write outside apps",
     );
-    const r = await runCli(["reconcile", "ks", "dev-team", "--with-source", "-n", apps, "--kubeconfig", kubeconfig()], {
-      timeoutMs: 180_000,
-    });
+    const r = await env.cli(["reconcile", "ks", "dev-team", "--with-source", "-n", apps]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`system:serviceaccount:${apps}:dev-team`);
     await expect(mgmt.client.get("/api/v1/namespaces/default/configmaps/escape")).rejects.toThrow();
   });
 
   it("re-running bootstrap git changes nothing in the repository", async () => {
-    const head = await fleet.head();
-    const again = await runCli(
-      [
-        "bootstrap",
-        "git",
-        `--url=${fleet.url}`,
-        "--allow-insecure-http",
-        "--branch=main",
-        "--path=clusters/staging",
-        `--username=${CREDENTIALS.username}`,
-        `--password=${CREDENTIALS.password}`,
-        `-n=${ns}`,
-        shard,
-        "--kubeconfig",
-        kubeconfig(),
-      ],
-      { timeoutMs: 300_000 },
-    );
+    const head = await env.fleet.head();
+    const again = await env.bootstrap("clusters/staging");
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain("✔ component manifests are up to date");
-    expect(await fleet.head()).toBe(head);
+    expect(await env.fleet.head()).toBe(head);
   });
 });
