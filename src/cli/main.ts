@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
+import { buildCommand, diffCommand } from "./commands/build-diff.js";
 import { controllerCommand } from "./commands/controller.js";
 import { createCommand } from "./commands/create.js";
 import { deleteCommand } from "./commands/delete.js";
@@ -41,6 +42,8 @@ export function buildProgram(): Command {
   program.addCommand(createCommand());
   program.addCommand(getCommand());
   program.addCommand(exportCommand());
+  program.addCommand(buildCommand());
+  program.addCommand(diffCommand());
   program.addCommand(reconcileCommand());
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());

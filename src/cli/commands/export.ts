@@ -1,6 +1,6 @@
 // `flotilla export <kind> [NAME] [--all]`: the objects as flux export prints them — apiVersion, kind,
 // name, namespace, labels, annotations and spec, through the controllers' typed structs, so durations
-// come out as Go prints them (`5m` → `5m0s`) and `suspend: false` disappears (omitempty) — ready to
+// come out as Go prints them (`5m` → `5m0s`) and defaulted `false` flags disappear (omitempty) — ready to
 // commit back to Git. Nothing from status, no managed fields, no Secret values.
 import { Command } from "commander";
 import { storageVersion, type KindEntry } from "../../api/kinds.js";
@@ -13,13 +13,17 @@ import { GET_KINDS, type FluxObject } from "./get/get-kinds.js";
 
 const DURATION_KEYS = new Set(["interval", "timeout", "retryInterval"]);
 
-/** metav1.Duration fields read back and printed by Go; `suspend: false` dropped as omitempty drops it. */
+/**
+ * The spec as the controllers' typed structs print it: metav1.Duration fields as Go prints them, and a
+ * top-level `false` (suspend, force, wait… — all `omitempty` in Flux's APIs, the API server's defaults
+ * included) dropped; `prune` alone has no omitempty and stays.
+ */
 export function typedSpec(value: unknown, top = true): unknown {
   if (Array.isArray(value)) return value.map((v) => typedSpec(v, false));
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (top && k === "suspend" && v === false) continue;
+    if (top && v === false && k !== "prune") continue;
     const ns = DURATION_KEYS.has(k) && typeof v === "string" ? parseGoDuration(v) : undefined;
     out[k] = ns !== undefined ? formatGoDuration(ns) : typedSpec(v, false);
   }
