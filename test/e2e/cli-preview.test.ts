@@ -2,7 +2,7 @@
 // (the built CLI, a real process) against Kustomizations the real controllers reconciled — on this
 // cluster and on a remote tenant plane (which flux diff skips). diff's exit codes are flux's: 0 no
 // change, 1 changes, 2 an error; Secret values never appear.
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,7 +150,9 @@ describe("flotilla build kustomization, export, get -o yaml", () => {
     );
     const all = await cli("export", "source", "git", "--all");
     // Annotations stay (flux export keeps them): the harness's reconcile requests are among them.
-    expect(all.stdout).toMatch(/^kind: GitRepository\nmetadata:\n(  annotations:\n(    .*\n)+)?  name: platform\n/m);
+    expect(all.stdout).toMatch(
+      /^kind: GitRepository\nmetadata:\n( {2}annotations:\n( {4}.*\n)+)? {2}name: platform\n/m,
+    );
     expect(all.stdout).not.toContain("status:");
   });
 
