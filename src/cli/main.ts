@@ -13,6 +13,9 @@ import { exportCommand } from "./commands/export.js";
 import { getCommand } from "./commands/get.js";
 import { reconcileCommand } from "./commands/reconcile.js";
 import { resumeCommand, suspendCommand } from "./commands/suspend-resume.js";
+import { traceCommand } from "./commands/trace.js";
+import { statsCommand } from "./commands/stats.js";
+import { checkCommand } from "./commands/check.js";
 import { treeCommand } from "./commands/tree.js";
 import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
@@ -48,6 +51,9 @@ export function buildProgram(): Command {
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());
   program.addCommand(treeCommand());
+  program.addCommand(traceCommand());
+  program.addCommand(statsCommand());
+  program.addCommand(checkCommand());
   program.addCommand(deleteCommand());
   program.addCommand(eventsCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
