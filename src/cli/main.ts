@@ -16,6 +16,7 @@ import { resumeCommand, suspendCommand } from "./commands/suspend-resume.js";
 import { traceCommand } from "./commands/trace.js";
 import { statsCommand } from "./commands/stats.js";
 import { checkCommand } from "./commands/check.js";
+import { logsCommand } from "./commands/logs.js";
 import { treeCommand } from "./commands/tree.js";
 import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   program.addCommand(traceCommand());
   program.addCommand(statsCommand());
   program.addCommand(checkCommand());
+  program.addCommand(logsCommand());
   program.addCommand(deleteCommand());
   program.addCommand(eventsCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.

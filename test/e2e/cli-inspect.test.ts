@@ -1,7 +1,8 @@
 // `flotilla trace`, `stats` and `check` as a user runs them (the built CLI, a real process) against the
 // management plane: flux's own trace and check goldens byte for byte for the same objects
 // (test/fixtures/flux-cli), stats counting what is there, check reading a running controller's lease.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../../src/api/meta/object.js";
@@ -158,5 +159,47 @@ describe("flotilla stats and check", () => {
       /► checking controllers\n✔ flotilla controller: leader \S+ renewed .* ago\n► checking crds\n/,
     );
     expect(ok.stderr.endsWith("✔ all checks passed\n")).toBe(true);
+  });
+});
+
+describe("flotilla logs", () => {
+  it("prints the controller's own log lines as flux logs does, filtered by kind, name, level and namespace", async () => {
+    const ns = await testNamespace(mgmt.client, "cli-logs");
+    const c = startController({ namespace: ns, shard: ns, storagePath: makeWorkDir("flotilla-logs-") });
+    try {
+      await mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories`, {
+        apiVersion: "source.toolkit.fluxcd.io/v1",
+        kind: "GitRepository",
+        metadata: { name: "unreachable", namespace: ns, labels: { "flotilla.dev/shard": ns } },
+        spec: { url: "http://127.0.0.1:9/nothing.git", interval: "10m", ref: { branch: "main" } },
+      });
+      await eventually("the controller to log about the GitRepository", async () =>
+        c.logs.some((l) => l.name === "unreachable"),
+      );
+      const file = join(makeWorkDir("flotilla-logs-file-"), "controller.log");
+      writeFileSync(file, c.logs.map((l) => JSON.stringify(l)).join("\n") + "\nnot json\n");
+      const r = await cli("logs", "--log-file", file, "-n", ns, "--kind", "gitrepository", "--name", "unreachable");
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.trimEnd().split("\n");
+      expect(lines.length).toBeGreaterThan(0);
+      for (const l of lines)
+        expect(l).toMatch(
+          new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+ (info|debug|error) GitRepository/unreachable\\.${ns} - `),
+        );
+      const other = await cli("logs", "--log-file", file, "-n", "default");
+      expect(other.stdout).toBe("");
+      const errorsOnly = await cli("logs", "--log-file", file, "-A", "--level", "error");
+      for (const l of errorsOnly.stdout.trimEnd().split("\n").filter(Boolean)) expect(l).toMatch(/^\S+ error /);
+    } finally {
+      c.child.kill("SIGKILL");
+    }
+  });
+
+  it("without --log-file reads the controller pods, and says so when there are none", async () => {
+    const r = await cli("logs", "--flux-namespace", "default");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "✗ no flotilla controller pods in the 'default' namespace: pass --flux-namespace, or --log-file for a controller run as a process\n",
+    );
   });
 });
