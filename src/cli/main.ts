@@ -17,11 +17,13 @@ import { traceCommand } from "./commands/trace.js";
 import { statsCommand } from "./commands/stats.js";
 import { checkCommand } from "./commands/check.js";
 import { logsCommand } from "./commands/logs.js";
+import { completionCommand } from "./commands/completion.js";
 import { treeCommand } from "./commands/tree.js";
 import { helmPostRenderCommand } from "./commands/helm-post-render.js";
 import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
+import { addMissingExamples } from "./examples.js";
 import { failure } from "./output.js";
 import { isFlotillaError } from "../util/errors.js";
 import { VERSION } from "./version.js";
@@ -56,10 +58,12 @@ export function buildProgram(): Command {
   program.addCommand(statsCommand());
   program.addCommand(checkCommand());
   program.addCommand(logsCommand());
+  program.addCommand(completionCommand(() => program));
   program.addCommand(deleteCommand());
   program.addCommand(eventsCommand());
   // Run by helm, not by people: the HelmRelease post-renderer plugin's command.
   program.addCommand(helmPostRenderCommand(), { hidden: true });
+  addMissingExamples(program);
   return program;
 }
 
