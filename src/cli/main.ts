@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
+import { uninstallCommand } from "./commands/uninstall.js";
 import { buildCommand, diffCommand } from "./commands/build-diff.js";
 import { controllerCommand } from "./commands/controller.js";
 import { createCommand } from "./commands/create.js";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   program.addCommand(controllerCommand());
   program.addCommand(installCommand());
   program.addCommand(bootstrapCommand());
+  program.addCommand(uninstallCommand());
   program.addCommand(demoCommand());
   program.addCommand(createCommand());
   program.addCommand(getCommand());

@@ -13,7 +13,7 @@ interface Flags extends ClusterFlags {
   silent?: boolean;
 }
 
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     // End of input (a script piping nothing) is a "no", never a hang.
