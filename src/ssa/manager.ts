@@ -115,11 +115,12 @@ export class ResourceManager {
 
   /**
    * What apply would do to each object of the set, in apply order, writing nothing: the same
-   * planning apply does first (reads and server-side dry-runs only). Secret values never appear.
+   * planning apply does first (reads and server-side dry-runs only). Secret values never appear, nor
+   * any value `redactor` already knows (e.g. one substituted from a Secret).
    */
-  async plan(objects: KubeObject[]): Promise<PlanEntry[]> {
+  async plan(objects: KubeObject[], redactor = new Redactor()): Promise<PlanEntry[]> {
     const desired = this.prepare(objects);
-    const redactor = new Redactor().addObjects(objects);
+    redactor.addObjects(objects);
     const plans = await this.planAll(await this.context(desired, redactor), desired, true);
     // The live Secrets' values too: a diff shows what is there now.
     redactor.addObjects(plans.flatMap((p) => (p.live ? [p.live] : [])));

@@ -1,14 +1,19 @@
-// `flotilla build kustomization NAME --path DIR` and `flotilla diff kustomization NAME --path DIR`:
-// the local manifests as the in-cluster Kustomization would build them, and what applying them would
-// change on its target cluster — remote clusters included. diff exits as flux's does: 0 no change,
-// 1 changes, 2 an error (a bad path, a build or dry-run failure). Secret values are masked in both.
-import { Command } from "commander";
+// `flotilla build|diff kustomization NAME --path DIR`: the local manifests as the in-cluster
+// Kustomization would build them, and what applying them would change on its target cluster — remote
+// clusters included. `flotilla build|diff helmrelease NAME [--chart-path] [--values]`: what the
+// HelmRelease would install (flux has neither: fluxcd/flux2#2808). diff exits as flux's does: 0 no
+// change, 1 changes, 2 an error (a bad path, a build or dry-run failure). Secret values are masked, and
+// so is any value taken from a Secret (postBuild substitutions, valuesFrom).
+import { Command, Option } from "commander";
 import type { KubeObject } from "../../api/meta/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { sigsYaml } from "../export/sigs-yaml.js";
 import { failure } from "../output.js";
 import { formatDiff } from "./preview/diff-format.js";
 import { diffKustomization, previewKustomization } from "./preview/kustomization-preview.js";
+import { diffHelmRelease, previewHelmRelease } from "./preview/helmrelease-preview.js";
+import type { PlanEntry, Redactor } from "../../ssa/index.js";
+import { collectSlice } from "./create/flux-refs.js";
 import { UsageError } from "../errors.js";
 
 interface PreviewFlags extends ClusterFlags {
@@ -24,6 +29,19 @@ function masked(o: KubeObject): KubeObject {
   for (const field of ["data", "stringData"] as const)
     if (out[field]) out[field] = Object.fromEntries(Object.keys(out[field]).map((k) => [k, MASK]));
   return out;
+}
+
+/** The objects as YAML documents, Secret values masked and values taken from Secrets redacted (as data, so the YAML stays valid). */
+function printObjects(objects: KubeObject[], redactor: Redactor): string {
+  const scrub = (v: unknown): unknown =>
+    typeof v === "string"
+      ? redactor.redact(v)
+      : Array.isArray(v)
+        ? v.map(scrub)
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]))
+          : v;
+  return objects.map((o) => `---\n${sigsYaml(scrub(masked(o)))}`).join("");
 }
 
 const needPath = (f: PreviewFlags) => {
@@ -49,29 +67,78 @@ function kustomizationVerb(verb: "build" | "diff"): Command {
   return cmd.action(async (name: string, f: PreviewFlags) => {
     if (verb === "build") {
       const p = await previewKustomization(clusterOf(f), f.namespace, name, needPath(f));
-      process.stdout.write(p.objects.map((o) => `---\n${sigsYaml(masked(o))}`).join(""));
+      process.stdout.write(printObjects(p.objects, p.redactor));
       return;
     }
-    try {
-      const p = await previewKustomization(clusterOf(f), f.namespace, name, needPath(f));
-      const { entries, deleted } = await diffKustomization(p);
-      const failed = entries.filter((e) => e.action === "fail");
-      if (failed.length)
-        throw new UsageError(failed.map((e) => `${e.subject}: ${e.reason ?? "dry-run failed"}`).join("; "));
-      const { text, changed } = formatDiff(entries, deleted);
-      process.stdout.write(text);
-      if (changed) {
-        process.stderr.write("⚠️ identified at least one change, exiting with non-zero exit code\n");
-        process.exitCode = 1;
-      }
-    } catch (err) {
-      failure((err as Error).message);
-      process.exitCode = 2;
+    await printDiff(async () =>
+      diffKustomization(await previewKustomization(clusterOf(f), f.namespace, name, needPath(f))),
+    );
+  });
+}
+
+/** Prints a diff and sets flux's exit code: 0 nothing would change, 1 something would, 2 it failed. */
+async function printDiff(compute: () => Promise<{ entries: PlanEntry[]; deleted: string[] }>): Promise<void> {
+  try {
+    const { entries, deleted } = await compute();
+    const failed = entries.filter((e) => e.action === "fail");
+    if (failed.length)
+      throw new UsageError(failed.map((e) => `${e.subject}: ${e.reason ?? "dry-run failed"}`).join("; "));
+    const { text, changed } = formatDiff(entries, deleted);
+    process.stdout.write(text);
+    if (changed) {
+      process.stderr.write("⚠️ identified at least one change, exiting with non-zero exit code\n");
+      process.exitCode = 1;
     }
+  } catch (err) {
+    failure((err as Error).message);
+    process.exitCode = 2;
+  }
+}
+
+interface HelmPreviewFlags extends ClusterFlags {
+  chartPath?: string;
+  values: string[];
+}
+
+function helmReleaseVerb(verb: "build" | "diff"): Command {
+  const cmd = new Command("helmrelease")
+    .aliases(["hr"])
+    .description(
+      verb === "build"
+        ? "Render the manifests HelmRelease NAME would install (values from the cluster, --values laid over them)"
+        : "Diff what HelmRelease NAME would install with its cluster (exit 0: no change, 1: changes, 2: error)",
+    )
+    .argument("<name>")
+    .option("--chart-path <path>", "a local chart (directory or .tgz) instead of the HelmRelease's HelmChart artifact")
+    .addOption(
+      new Option("--values <files>", "local values files laid over the composed values (repeatable)")
+        .argParser(collectSlice)
+        .default([]),
+    )
+    .addHelpText(
+      "after",
+      `\nExamples:\n  flotilla ${verb} hr podinfo -n apps\n  flotilla ${verb} hr podinfo -n apps --chart-path ./charts/podinfo --values ./staging-values.yaml`,
+    );
+  addClusterFlags(cmd);
+  return cmd.action(async (name: string, f: HelmPreviewFlags) => {
+    const preview = () =>
+      previewHelmRelease(clusterOf(f), f.namespace, name, { chartPath: f.chartPath, valuesFiles: f.values });
+    if (verb === "build") {
+      const p = await preview();
+      process.stdout.write(printObjects(p.objects, p.redactor));
+      return;
+    }
+    await printDiff(async () => diffHelmRelease(await preview()));
   });
 }
 
 export const buildCommand = () =>
-  new Command("build").description("Build a Flux resource locally").addCommand(kustomizationVerb("build"));
+  new Command("build")
+    .description("Build a Flux resource locally")
+    .addCommand(kustomizationVerb("build"))
+    .addCommand(helmReleaseVerb("build"));
 export const diffCommand = () =>
-  new Command("diff").description("Diff a Flux resource with the cluster").addCommand(kustomizationVerb("diff"));
+  new Command("diff")
+    .description("Diff a Flux resource with the cluster")
+    .addCommand(kustomizationVerb("diff"))
+    .addCommand(helmReleaseVerb("diff"));

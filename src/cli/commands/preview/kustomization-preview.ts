@@ -62,7 +62,7 @@ export async function diffKustomization(p: Preview): Promise<DiffResult> {
     force: p.ks.spec.force,
     previousInventory: p.ks.status?.inventory ?? { entries: [] },
   });
-  const entries = await manager.plan(p.objects);
+  const entries = await manager.plan(p.objects, p.redactor);
   const keep = new Set(entries.map((e) => inventoryId(e)));
   const deleted = p.ks.spec.prune
     ? (p.ks.status?.inventory?.entries ?? [])
