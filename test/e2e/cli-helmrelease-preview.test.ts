@@ -104,3 +104,89 @@ describe("flotilla diff helmrelease", () => {
     expect(r.stdout).not.toContain(SECRET_MESSAGE);
   });
 });
+
+describe("flotilla create (applied, not exported) with the real controller", () => {
+  const shard = () => `--label=flotilla.dev/shard=${env.ns}`;
+
+  it("create source helm, source chart and helmrelease each wait for Ready and print flux's lines", async () => {
+    const helm = await cli("create", "source", "helm", "more-charts", `--url=${env.charts.url}`, shard());
+    expect(helm.code, helm.stderr).toBe(0);
+    expect(helm.stderr).toMatch(
+      /^✚ generating HelmRepository source\n► applying HelmRepository source\n✔ HelmRepository source created\n◎ waiting for HelmRepository source reconciliation\n✔ HelmRepository source reconciliation completed\n✔ fetched revision: sha256:[0-9a-f]{64}\n$/,
+    );
+    const chart = await cli(
+      "create",
+      "source",
+      "chart",
+      "bench",
+      "--source=HelmRepository/more-charts",
+      "--chart=bench",
+      "--chart-version=1.0.0",
+      shard(),
+    );
+    expect(chart.code, chart.stderr).toBe(0);
+    expect(chart.stderr).toContain("✔ fetched revision: 1.0.0\n");
+    // --chart-ref to the HelmChart just created: a chart template's HelmChart carries only
+    // spec.chart.metadata.labels (helm-controller's rule), which no create flag sets, so this sharded
+    // controller would never see it.
+    const hr = await cli("create", "hr", "api", "--chart-ref=HelmChart/bench", "--interval=10m", shard());
+    expect(hr.code, hr.stderr).toBe(0);
+    expect(hr.stderr).toContain("✔ HelmRelease api is ready\n✔ applied revision 1.0.0\n");
+    const cm = await mgmt.client.get<{ data: Record<string, string> }>(`/api/v1/namespaces/${env.ns}/configmaps/api`);
+    expect(cm.data.message).toBe("hello");
+  });
+
+  it("create tenant applies namespaces, service account and role binding; a new cluster role re-creates the binding", async () => {
+    const tenantNs = `${env.ns}-team`;
+    const first = await cli("create", "tenant", "team", `--with-namespace=${tenantNs}`, "--cluster-role=view");
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`✔ rolebinding team-reconciler created\n`);
+    const second = await cli("create", "tenant", "team", `--with-namespace=${tenantNs}`, "--cluster-role=edit");
+    expect(second.code, second.stderr).toBe(0);
+    const rb = await mgmt.client.get<{ roleRef: { name: string }; subjects: { name: string }[] }>(
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${tenantNs}/rolebindings/team-reconciler`,
+    );
+    expect(rb.roleRef.name).toBe("edit");
+    expect(rb.subjects.map((s) => s.name)).toEqual([`gotk:${tenantNs}:reconciler`, "team"]);
+    await mgmt.client.delete(`/api/v1/namespaces/${tenantNs}`);
+  });
+
+  it("create secret git|helm|tls apply the Secret and never print its values", async () => {
+    const password = "create-secret-password-91c2";
+    const git = await cli(
+      "create",
+      "secret",
+      "git",
+      "git-auth",
+      "--url=https://git.example/x.git",
+      "--username=u",
+      `--password=${password}`,
+    );
+    expect(git.code, git.stderr).toBe(0);
+    expect(git.stderr).toBe(`► git secret 'git-auth' created in '${env.ns}' namespace\n`);
+    const helm = await cli("create", "secret", "helm", "helm-auth", "--username=u", `--password=${password}`);
+    expect(helm.code, helm.stderr).toBe(0);
+    const tls = "test/fixtures/flux-cli/create/create_secret/tls";
+    const certs = await cli(
+      "create",
+      "secret",
+      "tls",
+      "certs",
+      `--tls-crt-file=${tls}/test-cert.pem`,
+      `--tls-key-file=${tls}/test-key.pem`,
+      `--ca-crt-file=${tls}/test-ca.pem`,
+    );
+    expect(certs.code, certs.stderr).toBe(0);
+    for (const r of [git, helm, certs]) expect(r.stdout + r.stderr).not.toContain(password);
+    const stored = await mgmt.client.get<{ type: string; data: Record<string, string> }>(
+      `/api/v1/namespaces/${env.ns}/secrets/helm-auth`,
+    );
+    expect(stored.type).toBe("kubernetes.io/basic-auth");
+    expect(Buffer.from(stored.data.password!, "base64").toString()).toBe(password);
+    const cert = await mgmt.client.get<{ type: string; data: Record<string, string> }>(
+      `/api/v1/namespaces/${env.ns}/secrets/certs`,
+    );
+    expect(cert.type).toBe("kubernetes.io/tls");
+    expect(Object.keys(cert.data).sort()).toEqual(["ca.crt", "tls.crt", "tls.key"]);
+  });
+});

@@ -42,6 +42,7 @@ beforeAll(async () => {
       "app/gone.yaml": configMap("preview-gone", undefined, { v: "1" }),
       "app/secret.yaml": secret(SECRET_VALUE),
       "remote/cm.yaml": configMap(`${h.ns}-remote`, "default", { v: "1" }),
+      "made/cm.yaml": configMap("made", h.ns, { v: "1" }),
     },
     "v1",
   );
@@ -166,5 +167,35 @@ describe("flotilla build kustomization, export, get -o yaml", () => {
     expect(r.stdout.startsWith("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n")).toBe(
       true,
     );
+  });
+});
+
+describe("flotilla create kustomization (applied)", () => {
+  it("applies it, waits for Ready and prints the applied revision; again with other flags, updates it", async () => {
+    const r = await cli(
+      "create",
+      "kustomization",
+      "made",
+      "--source=GitRepository/platform",
+      "--path=./remote",
+      "--prune",
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^✚ generating Kustomization\n► applying Kustomization\n✔ Kustomization created\n◎ waiting for Kustomization reconciliation\n✔ Kustomization made is ready\n✔ applied revision main@sha1:[0-9a-f]{40}\n$/,
+    );
+    const again = await cli(
+      "create",
+      "ks",
+      "made",
+      "--source=GitRepository/platform",
+      "--path=./remote",
+      "--interval=5m",
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("✔ Kustomization updated\n");
+    const ks = await h.getKs("made");
+    expect(ks.spec.interval).toBe("5m0s");
+    expect(ks.spec.prune).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { settledOf, type Handled } from "../operate/reconcile-wait.js";
 
 export const FIELD_MANAGER = "flux";
 const POLL_MS = 1000;
+const WAITING_REASONS = new Set(["SourceNotReady", "DependencyNotReady"]);
 
 export class NotReadyError extends FlotillaError {
   override name = "NotReadyError";
@@ -36,10 +37,12 @@ export async function waitReady(cluster: Cluster, obj: KubeObject, human: string
       const s = settledOf(live);
       const ready = live.status?.conditions?.find((c) => c.type === "Ready");
       if (s.state === "current" && ready?.status === "True") return live;
-      if (s.state === "current" && ready?.status === "False")
+      // Waiting for another object (a HelmRelease's chart being fetched, a dependency) is progress, not failure.
+      const waitingOnOther = ready?.status === "False" && WAITING_REASONS.has(ready.reason ?? "");
+      if (s.state === "current" && ready?.status === "False" && !waitingOnOther)
         throw new NotReadyError(`${human} ${obj.metadata.name} is not ready: ${ready.message ?? ready.reason ?? ""}`);
       if (s.state === "failed") throw new NotReadyError(`${human} ${obj.metadata.name} stalled: ${s.message}`);
-      last = s.state === "in-progress" ? s.why : last;
+      last = s.state === "in-progress" ? s.why : (ready?.message ?? last);
     }
     if (Date.now() > deadline)
       throw new NotReadyError(
