@@ -177,7 +177,7 @@ describe("flotilla create kustomization (applied)", () => {
       "kustomization",
       "made",
       "--source=GitRepository/platform",
-      "--path=./remote",
+      "--path=./made",
       "--prune",
     );
     expect(r.code, r.stderr).toBe(0);
@@ -189,7 +189,7 @@ describe("flotilla create kustomization (applied)", () => {
       "ks",
       "made",
       "--source=GitRepository/platform",
-      "--path=./remote",
+      "--path=./made",
       "--interval=5m",
     );
     expect(again.code, again.stderr).toBe(0);
