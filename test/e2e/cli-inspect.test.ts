@@ -10,6 +10,7 @@ import { makeWorkDir } from "../../src/util/work-dir.js";
 import { runCli } from "../support/cli.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { ensureFluxCrds } from "../support/flux-cli-fixtures.js";
 
 const mgmt = planeCluster("management");
 const kubeconfig = () => plane("management").kubeconfig;
@@ -37,6 +38,7 @@ const golden = (file: string, vars: Record<string, string>) => {
 };
 
 let controller: ControllerProcess | undefined;
+beforeAll(() => ensureFluxCrds(mgmt), 60_000);
 afterAll(() => controller?.child.kill("SIGKILL"));
 
 describe("flotilla trace, against flux's goldens", () => {

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { fluxCrds } from "../../src/api/flux-crds.js";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { pathOf } from "../../src/api/paths.js";
@@ -16,6 +17,7 @@ export const fluxGolden = (file: string, ns: string) =>
   readFileSync(join(FLUX_CLI_FIXTURES, file), "utf8").replaceAll("{{ .fluxns }}", ns);
 
 export async function createFluxObjects(cluster: Cluster, file: string, ns: string): Promise<void> {
+  await ensureFluxCrds(cluster);
   for (const doc of parseAllDocuments(fluxGolden(file, ns))) {
     const obj = doc.toJS() as (KubeObject & { status?: unknown }) | null;
     if (!obj || obj.kind === "Namespace") continue; // testNamespace made it
@@ -25,4 +27,16 @@ export async function createFluxObjects(cluster: Cluster, file: string, ns: stri
     await cluster.client.create(pathOf(kind, ns), rest);
     if (status) await cluster.client.patch(pathOf(kind, ns, obj.metadata.name, "status"), "merge", { status });
   }
+}
+
+/** Flux's CRDs on `cluster`, served (a test file may run before any other has installed them). */
+export async function ensureFluxCrds(cluster: Cluster): Promise<void> {
+  for (const crd of fluxCrds()) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
+  for (const crd of fluxCrds() as unknown as {
+    spec: { group: string; names: { kind: string }; versions: { name: string; storage: boolean }[] };
+  }[])
+    await cluster.discovery.waitForMapping(
+      { group: crd.spec.group, version: crd.spec.versions.find((v) => v.storage)!.name, kind: crd.spec.names.kind },
+      30_000,
+    );
 }

@@ -2,29 +2,15 @@
 // deletes. The controller's finalizer does the rest: a Kustomization prunes what it applied (when
 // spec.prune), a HelmRelease uninstalls its release.
 import { Command } from "commander";
-import { createInterface } from "node:readline/promises";
 import { pathOf } from "../../api/paths.js";
 import { addClusterFlags, type ClusterFlags, clusterOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { step, success } from "../output.js";
+import { confirm } from "../prompt.js";
 import { OPERATE_VERBS, type OperateKind } from "./operate/operate-kinds.js";
 
 interface Flags extends ClusterFlags {
   silent?: boolean;
-}
-
-export async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    // End of input (a script piping nothing) is a "no", never a hang.
-    const answer = await Promise.race([
-      rl.question(`${question}? [y/N] `),
-      new Promise<string>((r) => rl.once("close", () => r(""))),
-    ]);
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
 }
 
 function verb(name: string, aliases: string[], k: OperateKind): Command {

@@ -11,7 +11,7 @@ import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.
 import { UsageError } from "../errors.js";
 import { step, success } from "../output.js";
 import { VERSION } from "../version.js";
-import { confirm } from "./delete.js";
+import { confirm } from "../prompt.js";
 
 interface UninstallFlags extends ClusterFlags {
   keepNamespace?: boolean;

@@ -5,6 +5,7 @@
 // blocks. Ported from emitterc.go (analyze_scalar, select_scalar_style, write_*_scalar) so that exports
 // are byte-identical; test/parity/sigs-yaml.test.ts holds it against kubectl's own printer.
 import { scalarStyle, writeDoubleQuoted, writeLiteral, writePlainOrSingle } from "./yaml-scalars.js";
+import { YamlOut } from "./yaml-out.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -57,17 +58,6 @@ export function goFloat(n: number): string {
     return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
   }
   return String(n);
-}
-
-/** A writer that knows its column, as the libyaml emitter does (characters, not bytes). */
-export class YamlOut {
-  text = "";
-  column = 0;
-  write(s: string): void {
-    this.text += s;
-    const nl = s.lastIndexOf("\n");
-    this.column = nl < 0 ? this.column + [...s].length : [...s.slice(nl + 1)].length;
-  }
 }
 
 function emitScalar(out: YamlOut, value: string, indent: number, isKey: boolean): void {

@@ -2,7 +2,7 @@
 // the plain text would read back as something else (bool, int, float, null, timestamp — YAML 1.1 rules,
 // so "y", "on", "08" and "1_000" are quoted), analyze_scalar/select_scalar_style decide between plain,
 // 'single', "double" and a |literal block, and the writers fold long lines at a space past column 80.
-import type { YamlOut } from "./sigs-yaml.js";
+import type { YamlOut } from "./yaml-out.js";
 
 const BEST_WIDTH = 80;
 const BEST_INDENT = 2;

@@ -4,6 +4,7 @@
 // certificate pair, Opaque for a CA alone.
 import { readFileSync } from "node:fs";
 import { X509Certificate, createPrivateKey } from "node:crypto";
+import { generateKeyPair, publicKeyOf, scanHostKey } from "../../../binaries/openssh/index.js";
 import { UsageError } from "../../errors.js";
 import { metadata, type Meta } from "./build-sources.js";
 
@@ -26,9 +27,44 @@ export interface GitSecretArgs {
   bearerToken?: string;
   caCrtFile?: string;
   privateKeyFile?: string;
+  /** A new key's algorithm and size (flux: ecdsa p384; rsa 2048). */
+  sshKeyAlgorithm?: "rsa" | "ecdsa" | "ed25519";
+  sshRsaBits?: number;
+  sshEcdsaCurve?: "p256" | "p384" | "p521";
 }
 
-export function gitSecret(m: Meta, a: GitSecretArgs) {
+/**
+ * An SSH Secret as flux's sourcesecret writes one: identity (the key file as given, or a new ecdsa p384
+ * key), identity.pub, known_hosts (the server's key, scanned as Go's ssh client would pick it), and the
+ * key's passphrase when there is one.
+ */
+async function sshSecret(m: Meta, a: GitSecretArgs) {
+  let privateKey: string;
+  let publicKey: string;
+  if (a.privateKeyFile) {
+    privateKey = read(a.privateKeyFile, "unable to read the private key file");
+    publicKey = await publicKeyOf(privateKey, a.password ?? "");
+  } else {
+    const algorithm = a.sshKeyAlgorithm ?? "ecdsa";
+    const bits =
+      algorithm === "rsa"
+        ? (a.sshRsaBits ?? 2048)
+        : algorithm === "ecdsa"
+          ? Number((a.sshEcdsaCurve ?? "p384").slice(1))
+          : undefined;
+    ({ privateKey, publicKey } = await generateKeyPair(algorithm, bits));
+  }
+  const host = new URL(a.url).host;
+  const data: Record<string, string> = {
+    identity: privateKey,
+    "identity.pub": `${publicKey}\n`,
+    known_hosts: await scanHostKey(host),
+  };
+  if (a.password) data.password = a.password;
+  return secret(m, data);
+}
+
+export async function gitSecret(m: Meta, a: GitSecretArgs) {
   if (!a.url) throw new UsageError("url is required");
   let scheme: string;
   try {
@@ -36,11 +72,7 @@ export function gitSecret(m: Meta, a: GitSecretArgs) {
   } catch {
     throw new UsageError(`git URL parse failed: ${a.url} is not a URL`);
   }
-  if (scheme === "ssh")
-    throw new UsageError(
-      "create secret git for an ssh:// URL (deploy keys, known_hosts) is not implemented in flotilla yet: " +
-        "create the Secret with keys identity, identity.pub and known_hosts yourself",
-    );
+  if (scheme === "ssh") return sshSecret(m, a);
   if (scheme !== "http" && scheme !== "https")
     throw new UsageError(`git URL scheme '${scheme}' not supported, can be: ssh, http and https`);
   if ((!a.username || !a.password) && !a.bearerToken)

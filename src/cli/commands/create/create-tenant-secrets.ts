@@ -75,6 +75,9 @@ interface SecretFlags extends CreateFlags {
   bearerToken?: string;
   caCrtFile?: string;
   privateKeyFile?: string;
+  sshKeyAlgorithm?: "rsa" | "ecdsa" | "ed25519";
+  sshRsaBits?: string;
+  sshEcdsaCurve?: "p256" | "p384" | "p521";
   tlsCrtFile?: string;
   tlsKeyFile?: string;
 }
@@ -84,13 +87,13 @@ function secretVerb(
   description: string,
   example: string,
   options: Option[],
-  build: (name: string | undefined, f: SecretFlags) => Record<string, unknown>,
+  build: (name: string | undefined, f: SecretFlags) => Record<string, unknown> | Promise<Record<string, unknown>>,
 ): Command {
   const cmd = new Command(verb).description(description).argument("[name]");
   for (const o of options) cmd.addOption(o);
   withCreateFlags(cmd, example);
   return cmd.action(async (name: string | undefined, f: SecretFlags) => {
-    const obj = build(name, f);
+    const obj = await build(name, f);
     if (f.export) {
       process.stdout.write(exportSecretYaml(obj, verb !== "tls"));
       return;
@@ -102,6 +105,19 @@ function secretVerb(
 }
 
 const opt = (flags: string, description: string) => new Option(flags, description);
+
+/** flux's flags for a key it generates (cmd/flux/create_secret_git.go). */
+export const sshKeyOptions = () => [
+  new Option("--ssh-key-algorithm <algorithm>", "SSH public key algorithm")
+    .choices(["rsa", "ecdsa", "ed25519"])
+    .default("ecdsa"),
+  new Option("--ssh-rsa-bits <bits>", "SSH RSA public key bit size (multiplies of 8, min 1024, max 8192)").default(
+    "2048",
+  ),
+  new Option("--ssh-ecdsa-curve <curve>", "SSH ECDSA public key curve")
+    .choices(["p256", "p384", "p521"])
+    .default("p384"),
+];
 
 function secretCommands(): Command {
   const tlsFiles = [
@@ -127,7 +143,12 @@ function secretCommands(): Command {
             "path to a passwordless private key file used for authenticating to the Git SSH server",
           ),
         ],
-        (name, f) => gitSecret(metaOf(name, f), { ...f, url: f.url ?? "" }),
+        (name, f) =>
+          gitSecret(metaOf(name, f), {
+            ...f,
+            url: f.url ?? "",
+            sshRsaBits: f.sshRsaBits ? Number(f.sshRsaBits) : undefined,
+          }),
       ),
     )
     .addCommand(
