@@ -3,7 +3,11 @@
 // byte as its goldens have them, known_hosts scanned from the server as Go's ssh client picks it), and
 // `create source git` over ssh applies the Secret and a GitRepository the real source controller
 // fetches with it.
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { makeWorkDir } from "../../src/util/work-dir.js";
+import { leaveBootstrapped } from "../support/bootstrap-env.js";
+import { startController } from "../support/controller-process.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { plane } from "../support/fleet-context.js";
@@ -97,5 +101,46 @@ describe("flotilla create source git over ssh (applied)", () => {
       `/api/v1/namespaces/${h.ns}/secrets/podinfo`,
     );
     expect(Object.keys(secret.data).sort()).toEqual(["identity", "identity.pub", "known_hosts"]);
+  });
+});
+
+describe("flotilla bootstrap git over ssh", () => {
+  it("pushes with the key it writes into the flux-system Secret, and the cluster reconciles itself over SSH", async () => {
+    const ns = `ssh-flux-system-${randomBytes(3).toString("hex")}`;
+    await h.mgmt.client.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+    const controller = startController({ namespace: ns, shard: ns, storagePath: makeWorkDir("flotilla-ssh-boot-") });
+    try {
+      const fleet = await ssh.createRepo("fleet");
+      const r = await runCli(
+        [
+          "bootstrap",
+          "git",
+          `--url=${fleet.url}`,
+          "--branch=main",
+          "--path=clusters/ssh",
+          `--private-key-file=${ssh.clientKey.privateKeyPath}`,
+          "--silent",
+          `--label=flotilla.dev/shard=${ns}`,
+          "-n",
+          ns,
+          "--kubeconfig",
+          plane("management").kubeconfig,
+        ],
+        { timeoutMs: 300_000 },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/✔ committed component manifests to "main" \("[0-9a-f]{40}"\)/);
+      expect(r.stderr).toContain("✔ bootstrap finished\n");
+      const source = await h.mgmt.client.get<{ spec: { url: string; secretRef: { name: string } } }>(
+        `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories/flux-system`,
+      );
+      expect(source.spec).toMatchObject({ url: fleet.url, secretRef: { name: "flux-system" } });
+      const secret = await h.mgmt.client.get<{ data: Record<string, string> }>(
+        `/api/v1/namespaces/${ns}/secrets/flux-system`,
+      );
+      expect(Object.keys(secret.data).sort()).toEqual(["identity", "identity.pub", "known_hosts"]);
+    } finally {
+      await leaveBootstrapped(controller, [[ns, "flux-system"]]);
+    }
   });
 });

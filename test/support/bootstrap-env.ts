@@ -67,15 +67,27 @@ export async function startBootstrapEnv(prefix: string): Promise<BootstrapEnv> {
     kustomizations: [[ns, "flux-system"]],
   };
   afterAll(async () => {
-    controller.child.kill("SIGKILL");
-    await controller.exited();
-    for (const [namespace, name] of env.kustomizations)
-      await mgmt.client
-        .patch(`/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${namespace}/kustomizations/${name}`, "merge", {
-          spec: { suspend: true, prune: false },
-        })
-        .catch(() => {});
+    await leaveBootstrapped(controller, env.kustomizations);
     await server.close();
   });
   return env;
+}
+
+/**
+ * The end of a bootstrap test: its controller stopped first, then its Kustomizations suspended and unpruned,
+ * so that nothing — a later test's controller, a namespace deletion — prunes what bootstrap applied
+ * cluster-wide (the CRDs every other test uses).
+ */
+export async function leaveBootstrapped(
+  controller: ControllerProcess,
+  kustomizations: [string, string][],
+): Promise<void> {
+  controller.child.kill("SIGKILL");
+  await controller.exited();
+  for (const [namespace, name] of kustomizations)
+    await planeCluster("management")
+      .client.patch(`/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${namespace}/kustomizations/${name}`, "merge", {
+        spec: { suspend: true, prune: false },
+      })
+      .catch(() => {});
 }

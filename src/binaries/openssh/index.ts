@@ -89,3 +89,17 @@ export async function scanHostKey(hostPort: string): Promise<string> {
   if (!pick) throw new OpenSshError(`unable to scan the host key of ${hostPort}: the server offered none`);
   return pick;
 }
+
+/** The same key without its passphrase, for a non-interactive ssh client (kept in memory by the caller). */
+export async function withoutPassphrase(privateKey: string, passphrase: string): Promise<string> {
+  if (!passphrase) return privateKey;
+  const dir = makeWorkDir("flotilla-ssh-");
+  try {
+    const file = join(dir, "id");
+    writeFileSync(file, privateKey.endsWith("\n") ? privateKey : `${privateKey}\n`, { mode: 0o600 });
+    await run("ssh-keygen", ["-q", "-p", "-P", passphrase, "-N", "", "-f", file], "unable to read the private key");
+    return readFileSync(file, "utf8");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -10,7 +10,11 @@ import { UsageError } from "../errors.js";
 import { goDurationFlag } from "../export/go-duration.js";
 import { goBoolOption } from "../flags.js";
 import { step, success } from "../output.js";
+import { withoutPassphrase } from "../../binaries/openssh/index.js";
+import { confirm } from "../prompt.js";
 import { GitWorkspace } from "./bootstrap/git-workspace.js";
+import { gitSecret } from "./create/build-secrets.js";
+import { sshKeyOptions } from "./create/create-tenant-secrets.js";
 import { bootstrapFiles, componentObjects, syncObjects } from "./bootstrap/sync-manifests.js";
 import { waitReady } from "./create/create-apply.js";
 import { collectSlice, parseLabels } from "./create/flux-refs.js";
@@ -30,20 +34,25 @@ interface BootstrapFlags extends ClusterFlags {
   multiTenant?: boolean;
   label: string[];
   silent?: boolean;
+  privateKeyFile?: string;
+  sshKeyAlgorithm?: "rsa" | "ecdsa" | "ed25519";
+  sshRsaBits?: string;
+  sshEcdsaCurve?: "p256" | "p384" | "p521";
 }
 
 function gitCommand(): Command {
   const cmd = new Command("git")
     .description("Deploy flotilla on a cluster the GitOps way, from any Git repository")
-    .option("--url <url>", "Git repository URL (http, https)")
+    .option("--url <url>", "Git repository URL (ssh, https, or http with --allow-insecure-http)")
     .option("--branch <branch>", "Git branch", "main")
     .option(
       "--path <path>",
       "path relative to the repository root, the cluster's sync manifests go under <path>/flux-system",
     )
     .option("--interval <duration>", "sync interval", "1m0s")
+    .option("--private-key-file <path>", "path to a private key file used for authenticating to the Git SSH server")
     .option("-u, --username <username>", "basic authentication username")
-    .option("-p, --password <password>", "basic authentication password")
+    .option("-p, --password <password>", "basic authentication password, or the private key's passphrase")
     .option("--secret-name <name>", "name of the secret the sync credentials are stored in", "flux-system")
     .addOption(goBoolOption("--allow-insecure-http", "allows http Git URLs", false))
     .option("--author-name <name>", "author name for Git commits", "Flux")
@@ -64,20 +73,18 @@ function gitCommand(): Command {
       "\nExamples:\n  flotilla bootstrap git --url=https://git.example.com/fleet.git --username=<user> --password=<token> --path=clusters/staging\n" +
         "  flotilla bootstrap git --url=http://127.0.0.1:8080/fleet.git --allow-insecure-http --branch=main --path=clusters/management",
     );
+  for (const o of sshKeyOptions()) cmd.addOption(o);
   addClusterFlags(cmd);
   return cmd.action(async (f: BootstrapFlags) => {
     if (!f.url) throw new UsageError("--url is required: the Git repository the cluster reconciles itself from");
     if (!f.path) throw new UsageError("--path is required: e.g. --path=clusters/staging");
     const scheme = new URL(f.url).protocol.replace(/:$/, "");
-    if (scheme === "ssh")
-      throw new UsageError(
-        "ssh:// URLs are not supported by flotilla bootstrap yet: use https with --username/--password",
-      );
     if (scheme === "http" && !f.allowInsecureHttp)
       throw new UsageError(`scheme http is insecure, pass --allow-insecure-http=true to allow it`);
-    if (scheme !== "http" && scheme !== "https")
-      throw new UsageError(`Git URL scheme '${scheme}' not supported, can be: http and https`);
-    const withCredentials = !!(f.username || f.password);
+    if (!["http", "https", "ssh"].includes(scheme))
+      throw new UsageError(`Git URL scheme '${scheme}' not supported, can be: ssh, http and https`);
+    const ssh = scheme === "ssh";
+    const withCredentials = ssh || !!(f.username || f.password);
     const opts = {
       namespace: f.namespace,
       url: f.url,
@@ -90,8 +97,36 @@ function gitCommand(): Command {
     };
     const cluster = clusterOf(f);
 
+    // Over SSH, the Secret the cluster will use is also what this command pushes with (flux: the same).
+    const sshSecret = ssh
+      ? ((await gitSecret(
+          { name: f.secretName, namespace: f.namespace },
+          {
+            url: f.url,
+            privateKeyFile: f.privateKeyFile,
+            password: f.password,
+            sshKeyAlgorithm: f.sshKeyAlgorithm,
+            sshRsaBits: f.sshRsaBits ? Number(f.sshRsaBits) : undefined,
+            sshEcdsaCurve: f.sshEcdsaCurve,
+          },
+        )) as { stringData: Record<string, string> })
+      : undefined;
+    if (sshSecret && !f.privateKeyFile) {
+      process.stderr.write(`✚ deploy key: ${sshSecret.stringData["identity.pub"]!.trim()}\n`);
+      if (!f.silent && !(await confirm("Please give the key access to your repository")))
+        throw new UsageError("aborting");
+    }
     step(`cloning branch "${f.branch}" from Git repository "${f.url}"`);
-    const repo = await GitWorkspace.clone(f.url, f.branch, { username: f.username, password: f.password });
+    const repo = await GitWorkspace.clone(f.url, f.branch, {
+      ...(sshSecret
+        ? {
+            ssh: {
+              privateKey: await withoutPassphrase(sshSecret.stringData.identity!, f.password ?? ""),
+              knownHosts: sshSecret.stringData.known_hosts!,
+            },
+          }
+        : { username: f.username, password: f.password }),
+    });
     try {
       step("generating component manifests");
       const files = bootstrapFiles(opts);
@@ -112,7 +147,7 @@ function gitCommand(): Command {
     success("installed components");
     if (withCredentials) {
       step(`creating secret "${f.secretName}" with the Git credentials`);
-      const secret = {
+      const secret = sshSecret ?? {
         apiVersion: "v1",
         kind: "Secret",
         metadata: { name: f.secretName, namespace: f.namespace },

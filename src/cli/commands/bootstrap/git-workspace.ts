@@ -15,6 +15,8 @@ export class GitWorkspaceError extends FlotillaError {
 export interface GitAuth {
   username?: string;
   password?: string;
+  /** Over SSH: an unencrypted private key and the server's known_hosts line (strict checking). */
+  ssh?: { privateKey: string; knownHosts: string };
 }
 
 export interface Author {
@@ -43,7 +45,13 @@ export class GitWorkspace {
       GIT_TERMINAL_PROMPT: "0",
       LANG: "C",
     };
-    if (this.auth.username || this.auth.password) {
+    if (this.auth.ssh) {
+      const key = join(this.home, "identity");
+      const knownHosts = join(this.home, "known_hosts");
+      writeFileSync(key, this.auth.ssh.privateKey, { mode: 0o600 });
+      writeFileSync(knownHosts, `${this.auth.ssh.knownHosts}\n`);
+      env.GIT_SSH_COMMAND = `ssh -i ${key} -o IdentitiesOnly=yes -o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -o BatchMode=yes`;
+    } else if (this.auth.username || this.auth.password) {
       const basic = Buffer.from(`${this.auth.username ?? "git"}:${this.auth.password ?? ""}`).toString("base64");
       Object.assign(env, {
         GIT_CONFIG_COUNT: "1",
