@@ -83,18 +83,21 @@ function applyJson(r: Resource, ops: Operation[], source: string): void {
   }
 }
 
-/** An object's id as a strategic merge patch without target names it (namespace unset = default). */
+/**
+ * An object's id as a strategic merge patch without target names it (namespace unset = default), matched
+ * as kustomize's GetMatchingResourcesByAnyId does: against the current id *and every earlier one*, name
+ * and namespace together — so an overlay's patch without a namespace still finds an object whose base set
+ * `namespace:` (multicluster-gitops' infrastructure overlays do exactly that).
+ */
 function matchesById(r: Resource, doc: JsonObject): boolean {
   const m = (doc.metadata ?? {}) as JsonObject;
   const gv = groupVersion({ obj: doc } as Resource);
   const rgv = groupVersion(r);
   const eff = (ns: string, kind: string, group: string) => (isClusterScoped(kind, group) ? "" : ns || "default");
-  return (
-    rgv.group === gv.group &&
-    rgv.version === gv.version &&
-    kindOf(r) === doc.kind &&
-    [nameOf(r), ...r.previous.map((p) => p.name)].includes(String(m.name ?? "")) &&
-    eff(namespaceOf(r), kindOf(r), rgv.group) === eff(String(m.namespace ?? ""), String(doc.kind), gv.group)
+  if (rgv.group !== gv.group || rgv.version !== gv.version || kindOf(r) !== doc.kind) return false;
+  const want = { name: String(m.name ?? ""), namespace: eff(String(m.namespace ?? ""), String(doc.kind), gv.group) };
+  return [{ name: nameOf(r), namespace: namespaceOf(r) }, ...r.previous].some(
+    (id) => id.name === want.name && eff(id.namespace, kindOf(r), rgv.group) === want.namespace,
   );
 }
 
