@@ -51,7 +51,8 @@ function generate(
     else data[e.key] = e.value;
   }
   if (kind === "Secret") obj.type = args.type ?? "Opaque";
-  if (Object.keys(data).length || kind === "ConfigMap") obj.data = data;
+  // As kustomize v5 prints them: an empty ConfigMap has no data field, an empty Secret has `data: {}`.
+  if (Object.keys(data).length || kind === "Secret") obj.data = data;
   if (Object.keys(binaryData).length) obj.binaryData = binaryData;
   if (opts.immutable) obj.immutable = true;
   return obj;
