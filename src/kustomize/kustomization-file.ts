@@ -129,6 +129,22 @@ export function findKustomizationFile(dir: string): string | undefined {
   return found[0] && join(dir, found[0]);
 }
 
+/**
+ * Field names as Go's encoding/json reads them into kustomize's struct: an exact name first, else any
+ * case (`nameprefix`, `Resources`), a later key overriding an earlier one for the same field.
+ */
+function canonicalKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const known = [...SUPPORTED, ...Object.keys(NOT_YET)];
+  const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const name = known.includes(key) ? key : (byLower.get(key.toLowerCase()) ?? key);
+    if (name in out) delete out[name]; // keep document order: the later key is the one that counts
+    out[name] = v;
+  }
+  return out;
+}
+
 export function parseKustomization(text: string | ParsedDocument[], file: string): KustomizationFile {
   const docs = typeof text === "string" ? parseYamlDocuments(text, file) : text;
   if (docs.length > 1)
@@ -136,14 +152,15 @@ export function parseKustomization(text: string | ParsedDocument[], file: string
   const value = docs[0]?.value ?? {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new KustomizeError(`${file}: not a mapping`);
-  for (const key of Object.keys(value)) {
+  const fields = canonicalKeys(value as Record<string, unknown>);
+  for (const key of Object.keys(fields)) {
     if (NOT_YET[key] !== undefined)
       throw new UnsupportedFieldError(
         `${file}: field "${key}" is not supported by flotilla's kustomize: ${NOT_YET[key]}`,
       );
     if (!SUPPORTED.has(key)) throw new UnsupportedFieldError(`${file}: unknown field "${key}" in kustomization`);
   }
-  const k = value as KustomizationFile;
+  const k = fields as KustomizationFile;
   for (const [i, image] of (k.images ?? []).entries()) {
     for (const f of ["name", "newName", "newTag", "digest", "tagSuffix"] as const) {
       if (image[f] !== undefined && typeof image[f] !== "string") {
