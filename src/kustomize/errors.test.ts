@@ -91,4 +91,27 @@ describe("Flux's generated kustomization", () => {
       /^failed to decode Kubernetes YAML from broken\.yaml: document 1: invalid YAML at line \d+, column \d+: /,
     );
   });
+
+  it("fails on a YAML file that is not Kubernetes objects (a Helm values file), as Flux does, naming it", async () => {
+    const dir = makeWorkDir("kustomize-generate-");
+    writeFileSync(join(dir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n");
+    writeFileSync(join(dir, "values.yaml"), "replicaCount: 2\n");
+    await expect(buildKustomization(dir, { generateKustomization: true })).rejects.toThrow(
+      /^failed to decode Kubernetes YAML from values\.yaml: missing Resource metadata/,
+    );
+  });
+
+  it("reads .yaml and .yml only (a .json manifest is not included) and dot-files too, as Flux's scan does", async () => {
+    const dir = makeWorkDir("kustomize-generate-");
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+    writeFileSync(join(dir, "a.yaml"), cm("a"));
+    writeFileSync(join(dir, ".hidden.yaml"), cm("hidden"));
+    writeFileSync(
+      join(dir, "j.json"),
+      JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "j" } }),
+    );
+    writeFileSync(join(dir, "empty.yaml"), "# nothing here yet\n");
+    const out = await buildKustomization(dir, { generateKustomization: true });
+    expect(out.match(/name: \S+/g)).toEqual(["name: a", "name: hidden"]);
+  });
 });

@@ -1,8 +1,8 @@
-// Flux's behaviour for a path without a kustomization file: build every Kubernetes manifest below it,
-// as if a kustomization listed them — directories with their own kustomization are taken whole.
-// YAML that is not a Kubernetes object is left out; YAML that cannot be read (a syntax error, an
-// alias bomb, nesting past the limit) fails the build naming the file, as Flux's generator does,
-// instead of leaving the file out and applying the rest as if it were not there.
+// Flux's behaviour for a path without a kustomization file (fluxcd/pkg kustomize_generator.go
+// scanManifests): every .yaml and .yml file below it — dot-files too; the source's ignore rules already
+// left out what should not be there — is decoded as Kubernetes objects, and directories with their own
+// kustomization are taken whole. A file that is not Kubernetes objects (a Helm values file, a list, a
+// syntax error, an alias bomb) fails the build naming it, as Flux's does; .json files are not read.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { confinedRealpath } from "../util/confined-path.js";
@@ -10,28 +10,26 @@ import { findKustomizationFile, type KustomizationFile } from "./kustomization-f
 import { KustomizeError } from "./errors.js";
 import { parseYamlDocuments, YamlSyntaxError } from "./yaml/parse.js";
 
-function isManifest(path: string, root: string): boolean {
+/** Flux's rf.SliceFromBytes check: every document empty or an object with apiVersion and kind. */
+function checkManifest(path: string, root: string): boolean {
+  const file = relative(root, path);
   let docs;
   try {
-    docs = parseYamlDocuments(readFileSync(path, "utf8"), relative(root, path));
+    docs = parseYamlDocuments(readFileSync(path, "utf8"), file);
   } catch (err) {
-    // Flux reads .yaml and .yml only; an unreadable .json file stays left out, as before.
-    if (err instanceof YamlSyntaxError && /\.ya?ml$/.test(path))
+    if (err instanceof YamlSyntaxError)
       throw new KustomizeError(`failed to decode Kubernetes YAML from ${err.message}`);
-    if (err instanceof YamlSyntaxError) return false;
     throw err;
   }
-  return (
-    docs.length > 0 &&
-    docs.every(
-      (d) =>
-        d.value !== null &&
-        typeof d.value === "object" &&
-        !Array.isArray(d.value) &&
-        "apiVersion" in d.value &&
-        "kind" in d.value,
-    )
-  );
+  const objects = docs.filter((d) => d.value !== null);
+  for (const d of objects) {
+    const v = d.value;
+    if (typeof v !== "object" || v === null || Array.isArray(v) || !("apiVersion" in v) || !("kind" in v))
+      throw new KustomizeError(
+        `failed to decode Kubernetes YAML from ${file}: missing Resource metadata (not a Kubernetes object: move it out of the path, or ignore it in the source)`,
+      );
+  }
+  return objects.length > 0;
 }
 
 /**
@@ -42,7 +40,6 @@ export function generateKustomization(root: string, confineTo?: string): Kustomi
   const resources: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith(".")) continue;
       const full = join(dir, entry.name);
       if (confineTo && entry.isSymbolicLink() && "outside" in confinedRealpath(full, confineTo)) {
         resources.push(relative(root, full));
@@ -51,7 +48,7 @@ export function generateKustomization(root: string, confineTo?: string): Kustomi
       if (entry.isDirectory()) {
         if (findKustomizationFile(full)) resources.push(relative(root, full));
         else walk(full);
-      } else if (/\.(ya?ml|json)$/.test(entry.name) && isManifest(full, root)) resources.push(relative(root, full));
+      } else if (/\.ya?ml$/.test(entry.name) && checkManifest(full, root)) resources.push(relative(root, full));
     }
   };
   walk(root);
