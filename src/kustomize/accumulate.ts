@@ -63,8 +63,9 @@ export function loadKustomization(
   return {
     file,
     display,
+    // kustomize reads its own file with sigs.k8s.io/yaml, where a repeated key is the later one's.
     k: parseKustomization(
-      parseFileCached(file, () => readFileSync(file, "utf8"), display),
+      parseFileCached(file, () => readFileSync(file, "utf8"), display, { lastKeyWins: true }),
       display,
     ),
   };

@@ -2,19 +2,24 @@
 // files again and again (every reconcile, every overlay sharing a base); parsing is most of a build's
 // cost. Callers get their own copy, so transformers may change it freely.
 import { statSync } from "node:fs";
-import type { ParsedDocument } from "./yaml/parse.js";
+import type { ParsedDocument, ParseOptions } from "./yaml/parse.js";
 import { parseYamlDocuments } from "./yaml/parse.js";
 import { cloneJson } from "./yaml/scalar-style.js";
 
 const MAX_ENTRIES = 4096;
 const cache = new Map<string, { stamp: string; docs: ParsedDocument[] }>();
 
-export function parseFileCached(path: string, read: () => string, display: string): ParsedDocument[] {
+export function parseFileCached(
+  path: string,
+  read: () => string,
+  display: string,
+  options: ParseOptions = {},
+): ParsedDocument[] {
   const st = statSync(path);
-  const stamp = `${st.size}:${st.mtimeMs}:${display}`;
+  const stamp = `${st.size}:${st.mtimeMs}:${display}:${options.lastKeyWins ? "last" : "unique"}`;
   let entry = cache.get(path);
   if (!entry || entry.stamp !== stamp) {
-    entry = { stamp, docs: parseYamlDocuments(read(), display) };
+    entry = { stamp, docs: parseYamlDocuments(read(), display, options) };
     cache.delete(path);
     cache.set(path, entry);
     if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);

@@ -66,6 +66,13 @@ interface Context {
   decoded: number;
   fromAliases: number;
   aliasDepth: number;
+  /** A repeated mapping key: refused (kyaml, for resources) or the later one kept (kustomization files). */
+  lastKeyWins: boolean;
+}
+
+export interface ParseOptions {
+  /** Keep the later of two equal mapping keys, as kustomize reads a kustomization file; default: refuse. */
+  lastKeyWins?: boolean;
 }
 
 function fail(ctx: Context, node: Node | null | undefined, detail: string): never {
@@ -143,7 +150,10 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>, de
         }
         continue;
       }
-      if (Object.hasOwn(out, key)) fail(ctx, keyNode, `mapping key "${key}" already defined`);
+      if (Object.hasOwn(out, key)) {
+        if (!ctx.lastKeyWins) fail(ctx, keyNode, `mapping key "${key}" already defined`);
+        delete out[key];
+      }
       out[key] = value;
       const note = scalarNote(pair.value as Node, value);
       if (note) setNote(out, key, note);
@@ -181,7 +191,7 @@ export interface ParsedDocument {
 }
 
 /** All documents of a YAML (or JSON) text; empty documents are dropped as kustomize does. */
-export function parseYamlDocuments(text: string, source: string): ParsedDocument[] {
+export function parseYamlDocuments(text: string, source: string, options: ParseOptions = {}): ParsedDocument[] {
   const lineOf = lineIndex(text);
   const directive = /^%YAML\s+(\S+)/m.exec(text);
   if (directive && directive[1] !== "1.1") {
@@ -194,7 +204,8 @@ export function parseYamlDocuments(text: string, source: string): ParsedDocument
       `found incompatible YAML document (%YAML ${directive[1]}; only 1.1 is accepted)`,
     );
   }
-  return parseSimpleYaml(text) ?? parseYamlDocumentsFully(text, source, lineOf);
+  // The fast reader gives up on a repeated key, so the full one decides what it means.
+  return parseSimpleYaml(text) ?? parseYamlDocumentsFully(text, source, lineOf, options);
 }
 
 /** The node each alias refers to: the latest node before it with that anchor, as the library resolves it. */
@@ -211,7 +222,12 @@ function anchoredNodes(doc: Document): Map<Node, Node | undefined> {
 }
 
 /** The `yaml` library's full parse (every YAML feature, positioned errors), nesting checked first. */
-export function parseYamlDocumentsFully(text: string, source: string, lineOf = lineIndex(text)): ParsedDocument[] {
+export function parseYamlDocumentsFully(
+  text: string,
+  source: string,
+  lineOf = lineIndex(text),
+  options: ParseOptions = {},
+): ParsedDocument[] {
   const tokens = Array.from(new Parser().parse(text));
   let documentIndex = 0;
   for (const token of tokens) {
@@ -238,7 +254,17 @@ export function parseYamlDocumentsFully(text: string, source: string, lineOf = l
       );
     }
     const anchored = anchoredNodes(doc);
-    const ctx: Context = { doc, source, index, lineOf, anchored, decoded: 0, fromAliases: 0, aliasDepth: 0 };
+    const ctx: Context = {
+      doc,
+      source,
+      index,
+      lineOf,
+      anchored,
+      decoded: 0,
+      fromAliases: 0,
+      aliasDepth: 0,
+      lastKeyWins: !!options.lastKeyWins,
+    };
     const value = toJson(ctx, doc.contents as Node, new Set());
     if (value !== null) out.push({ value, index });
   });
