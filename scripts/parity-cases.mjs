@@ -68,6 +68,8 @@ export const ERROR_CATEGORIES = {
   "unknown-field": "a kustomization field that does not exist",
   "field-type": "a kustomization field of the wrong type",
   "patch-no-match": "a patch whose target matches no resource",
+  "empty-patch": "a patchesStrategicMerge file with nothing in it",
+  "empty-kustomization": "a kustomization (or component) with no field besides apiVersion and kind",
   "json-patch": "a JSON 6902 operation that does not apply",
   "invalid-regex": "a target selector that is not a valid regular expression",
   "replacement-source": "a replacement source that selects nothing",

@@ -37,6 +37,15 @@ function readResourceFile(path: string, loader: Loader, display: string): Resour
   );
 }
 
+/** kustomize's Kustomization.IsEmpty: nothing but apiVersion and kind (or nothing at all) is an error. */
+function refuseEmpty(k: KustomizationFile, display: string): KustomizationFile {
+  const fields = Object.entries(k).filter(
+    ([key, v]) => key !== "apiVersion" && key !== "kind" && v !== null && v !== "",
+  );
+  if (!fields.length) throw new KustomizeError(`${display}: kustomization.yaml is empty`);
+  return k;
+}
+
 export function loadKustomization(
   dir: string,
   ctx: BuildContext,
@@ -64,8 +73,11 @@ export function loadKustomization(
     file,
     display,
     // kustomize reads its own file with sigs.k8s.io/yaml, where a repeated key is the later one's.
-    k: parseKustomization(
-      parseFileCached(file, () => readFileSync(file, "utf8"), display, { lastKeyWins: true }),
+    k: refuseEmpty(
+      parseKustomization(
+        parseFileCached(file, () => readFileSync(file, "utf8"), display, { lastKeyWins: true }),
+        display,
+      ),
       display,
     ),
   };

@@ -129,6 +129,11 @@ function applyPatch(resmap: ResMap, p: Patch, loader: Loader | undefined, where:
   const { source } = patch;
   const parsed = parsePatch(() => patch.text, source, patch.path);
   const remove = (r: Resource) => resmap.list.splice(resmap.list.indexOf(r), 1);
+  // kustomize's PatchStrategicMergeTransformer refuses an empty file (its `patches` field accepts one).
+  if (parsed.kind === "sm" && !parsed.docs.length && field === "patchesStrategicMerge")
+    throw new KustomizeError(
+      `${where}: trouble configuring builtin PatchStrategicMergeTransformer: patch appears to be empty; files=[${source}]`,
+    );
   if (parsed.kind === "json") {
     if (!p.target) throw new KustomizeError(`${where}: must specify a target for JSON patch ${source}`);
     for (const r of selectTargets(resmap.list, p.target)) applyJson(r, parsed.ops, source);
