@@ -171,5 +171,10 @@ export function parseKustomization(text: string | ParsedDocument[], file: string
   if (k.kind && !["Kustomization", "Component"].includes(k.kind)) {
     throw new KustomizeError(`${file}: kind "${k.kind}" is not a kustomization (expected Kustomization or Component)`);
   }
+  // kustomize checks the apiVersion when one is given: Components are v1alpha1, Kustomizations v1beta1.
+  const kind = k.kind || "Kustomization";
+  const wanted = kind === "Component" ? "kustomize.config.k8s.io/v1alpha1" : "kustomize.config.k8s.io/v1beta1";
+  if (k.apiVersion && k.apiVersion !== wanted)
+    throw new KustomizeError(`${file}: apiVersion for ${kind} should be ${wanted}, not ${k.apiVersion}`);
   return k;
 }
