@@ -69,6 +69,7 @@ export const ERROR_CATEGORIES = {
   "field-type": "a kustomization field of the wrong type",
   "patch-no-match": "a patch whose target matches no resource",
   "empty-patch": "a patchesStrategicMerge file with nothing in it",
+  "sort-options": "sortOptions that kustomize refuses (an unknown order, legacy options with fifo)",
   "empty-kustomization": "a kustomization (or component) with no field besides apiVersion and kind",
   "json-patch": "a JSON 6902 operation that does not apply",
   "invalid-regex": "a target selector that is not a valid regular expression",

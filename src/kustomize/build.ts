@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { accumulate, type BuildContext, loadKustomization } from "./accumulate.js";
 import { hashSuffix } from "./generators/hash.js";
 import type { KustomizationFile } from "./kustomization-file.js";
+import { KustomizeError } from "./errors.js";
 import { Loader } from "./loader.js";
 import { nameOf, type Resource } from "./resource.js";
 import { rename } from "./transformers/rename.js";
@@ -58,6 +59,15 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
   const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
   // sortOptions is honoured in the root kustomization only.
   const sort = loadKustomization(top, ctx).k.sortOptions;
+  if (sort) {
+    // kustomize's checks, in its words.
+    if (sort.order !== "fifo" && sort.order !== "legacy")
+      throw new KustomizeError("the field 'sortOptions.order' must be one of [fifo, legacy]");
+    if (sort.order === "fifo" && sort.legacySortOptions)
+      throw new KustomizeError(
+        "the field 'sortOptions.legacySortOptions' is set but the selected sort order is 'fifo', not 'legacy'",
+      );
+  }
   if (sort?.order === "fifo") return resources;
   return legacySort(resources, sort?.legacySortOptions?.orderFirst, sort?.legacySortOptions?.orderLast);
 }
