@@ -9,8 +9,9 @@ const BOOL_OR_NULL = new Set([
   "~", "null", "Null", "NULL", "",
   ".nan", ".NaN", ".NAN",
   ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
-  "<<",
 ]); // prettier-ignore
+// Not "<<": go-yaml v2 looks a string up in its table only when the first character hints at a match,
+// and '<' hints at none, so a "<<" value prints plain (as kustomize and kubectl print it).
 
 const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
