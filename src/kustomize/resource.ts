@@ -16,6 +16,9 @@ export interface Resource {
   origin: Origin;
   /** Ids this object had before renames, oldest first (kind/namespace/name). */
   previous: { kind: string; name: string; namespace: string }[];
+  /** namePrefix and nameSuffix values applied to it, innermost kustomization first. */
+  prefixes?: string[];
+  suffixes?: string[];
   /** Generated ConfigMap/Secret that still needs its content-hash name suffix. */
   needsHash?: boolean;
   /** Generator behavior, for merging with an existing generated object. */

@@ -6,7 +6,7 @@ import { KustomizeError } from "../errors.js";
 import type { Patch } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
 import { groupVersion, type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
-import { rename } from "../transformers/rename.js";
+import { storePreviousId } from "../transformers/rename.js";
 import { isClusterScoped } from "../transformers/scope.js";
 import type { Json } from "../yaml/emit.js";
 import { parseFileCached } from "../parse-cache.js";
@@ -53,6 +53,7 @@ function loadPatch(
 
 function applySm(r: Resource, patch: JsonObject, options: Patch["options"], remove: (r: Resource) => void): void {
   const before = { kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r), apiVersion: r.obj.apiVersion };
+  if (options?.allowNameChange || options?.allowKindChange) storePreviousId(r);
   const merged = strategicMerge(r.obj, patch);
   if (!merged) return remove(r);
   r.obj = merged;
@@ -64,22 +65,16 @@ function applySm(r: Resource, patch: JsonObject, options: Patch["options"], remo
     r.obj.kind = before.kind;
     r.obj.apiVersion = before.apiVersion!;
   }
-  const newName = nameOf(r);
-  m.name = before.name;
-  if (options?.allowNameChange && newName !== before.name) rename(r, { name: newName });
+  if (!options?.allowNameChange) m.name = before.name;
 }
 
 function applyJson(r: Resource, ops: Operation[], source: string): void {
   const before = nameOf(r);
+  storePreviousId(r);
   try {
     r.obj = applyJsonPatch(structuredClone(r.obj), ops) as JsonObject;
   } catch (err) {
     throw new KustomizeError(`${source}: JSON patch on ${kindOf(r)}/${before}: ${(err as Error).message}`);
-  }
-  const after = nameOf(r);
-  if (after !== before) {
-    meta(r).name = before;
-    rename(r, { name: after });
   }
 }
 

@@ -12,7 +12,7 @@ import {
   resId,
   type Resource,
 } from "../resource.js";
-import { rename } from "./rename.js";
+import { storePreviousId } from "./rename.js";
 import { isClusterScoped } from "./scope.js";
 
 function setIn(obj: JsonObject, path: string[], value: string, create: boolean): void {
@@ -39,8 +39,9 @@ export function transformNamespace(resmap: ResMap, namespace: string | undefined
       (meta(r).annotations as JsonObject)["internal.config.kubernetes.io/helm-generated"] === "true"
     )
       continue;
-    if (kind === "Namespace" && apiVersionOf(r) === "v1") rename(r, { name: namespace });
-    else if (!isClusterScoped(kind, group)) rename(r, { namespace });
+    storePreviousId(r);
+    if (kind === "Namespace" && apiVersionOf(r) === "v1") meta(r).name = namespace;
+    else if (!isClusterScoped(kind, group)) meta(r).namespace = namespace;
     if (kind === "APIService" && group === "apiregistration.k8s.io")
       setIn(r.obj, ["spec", "service", "namespace"], namespace, true);
     if (kind === "CustomResourceDefinition" && group === "apiextensions.k8s.io") {

@@ -1,7 +1,7 @@
 // namePrefix / nameSuffix: on metadata.name of everything but CRDs, Namespaces and APIServices.
 import type { ResMap } from "../res-map.js";
-import { groupVersion, kindOf, nameOf } from "../resource.js";
-import { rename } from "./rename.js";
+import { groupVersion, meta, nameOf } from "../resource.js";
+import { originalKind, storePreviousId } from "./rename.js";
 
 const SKIPPED = (kind: string, group: string) =>
   kind === "CustomResourceDefinition" ||
@@ -11,7 +11,11 @@ const SKIPPED = (kind: string, group: string) =>
 export function transformPrefixSuffix(resmap: ResMap, prefix = "", suffix = ""): void {
   if (!prefix && !suffix) return;
   for (const r of resmap.list) {
-    if (SKIPPED(kindOf(r), groupVersion(r).group)) continue;
-    rename(r, { name: `${prefix}${nameOf(r)}${suffix}` });
+    if (SKIPPED(originalKind(r), groupVersion(r).group)) continue;
+    // Each level's affixes are remembered: name references prefer a target with the referrer's.
+    if (prefix) (r.prefixes ??= []).push(prefix);
+    if (suffix) (r.suffixes ??= []).push(suffix);
+    storePreviousId(r);
+    meta(r).name = `${prefix}${nameOf(r)}${suffix}`;
   }
 }
