@@ -12,6 +12,7 @@ import { referralsFromCrdFile } from "./crds.js";
 import { runGenerators } from "./generators/run.js";
 import { type HelmOptions, runHelmCharts } from "./helm/inflate.js";
 import type { Referral } from "./transformers/name-reference-table.js";
+import { ownConfig } from "./transformers/config.js";
 import { runTransformers } from "./transformers/run.js";
 import { parseFileCached } from "./parse-cache.js";
 
@@ -112,6 +113,8 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
       } else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
     }
   }
+  // After the resources, as kustomize: an included kustomization's configuration is merged first.
+  resmap.mergeConfig(ownConfig(k.configurations, loader, rel, display), display);
   for (const entry of k.crds ?? []) {
     const path = loader.resolve(entry, "crds", display);
     (ctx.extraReferrals ??= []).push(...referralsFromCrdFile(path, loader, rel(path)));

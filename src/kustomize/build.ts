@@ -56,7 +56,8 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
     ctx.helm = { command: options.helmCommand || undefined, allowPull: options.helmAllowPull, env: options.helmEnv };
   const resmap = accumulate(new Loader(top, undefined, ctx.confineTo), ctx);
   addHashes(resmap.list);
-  const resources = finalize(resmap.list, ctx.extraReferrals ?? []);
+  // Name references follow the configuration merged from every kustomization, plus the crds: files.
+  const resources = finalize(resmap.list, [...resmap.transformerConfig.nameReference, ...(ctx.extraReferrals ?? [])]);
   // sortOptions is honoured in the root kustomization only.
   const sort = loadKustomization(top, ctx).k.sortOptions;
   if (sort) {

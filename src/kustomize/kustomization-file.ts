@@ -48,6 +48,7 @@ export interface Label {
   pairs: Record<string, string>;
   includeSelectors?: boolean;
   includeTemplates?: boolean;
+  includeVolumeClaimTemplates?: boolean;
   fields?: { path: string; kind?: string; group?: string; version?: string; create?: boolean }[];
 }
 
@@ -90,6 +91,8 @@ export interface KustomizationFile {
   replacements?: Json[];
   sortOptions?: { order?: "legacy" | "fifo"; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
   buildMetadata?: string[];
+  /** Transformer configuration files (transformers/config.ts). */
+  configurations?: string[];
   /** Checked where they are used (helm/chart-spec.ts), once helm is enabled. */
   helmCharts?: Json[];
   helmGlobals?: Json;
@@ -99,7 +102,7 @@ const SUPPORTED = new Set([
   "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
   "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
   "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
-  "replacements", "sortOptions", "helmCharts", "helmGlobals",
+  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations",
 ]); // prettier-ignore
 
 /** Fields kustomize knows that we refuse for now, with what to do instead. */
@@ -109,11 +112,18 @@ const NOT_YET: Record<string, string> = {
   generators: "generator plugins are not supported",
   transformers: "transformer plugins are not supported",
   validators: "validator plugins are not supported",
-  configurations: "custom transformer configurations are not supported yet",
   openapi: "custom OpenAPI schemas are not supported yet",
   buildMetadata: "buildMetadata is not supported yet",
   imageTags: "use images instead",
 };
+
+const LABEL_FIELDS = new Set([
+  "pairs",
+  "includeSelectors",
+  "includeTemplates",
+  "includeVolumeClaimTemplates",
+  "fields",
+]);
 
 export function findKustomizationFile(dir: string): string | undefined {
   let names: string[];
@@ -167,6 +177,10 @@ export function parseKustomization(text: string | ParsedDocument[], file: string
         throw new KustomizeError(`${file}: images[${i}].${f} must be a string, got ${JSON.stringify(image[f])}`);
       }
     }
+  }
+  for (const [i, label] of (k.labels ?? []).entries()) {
+    for (const key of Object.keys(label ?? {}))
+      if (!LABEL_FIELDS.has(key)) throw new UnsupportedFieldError(`${file}: unknown field "${key}" in labels[${i}]`);
   }
   if (k.kind && !["Kustomization", "Component"].includes(k.kind)) {
     throw new KustomizeError(`${file}: kind "${k.kind}" is not a kustomization (expected Kustomization or Component)`);

@@ -1,6 +1,13 @@
 // The resources of a build so far, and how YAML documents become resources. Every generator,
 // transformer and the helm inflater take a ResMap, so it lives apart from the recursion in accumulate.ts.
 import { KustomizeError } from "./errors.js";
+import {
+  DEFAULT_CONFIG,
+  defaultConfig,
+  emptyConfig,
+  mergeConfig,
+  type TransformerConfig,
+} from "./transformers/config.js";
 import { describeOrigin, identity, type JsonObject, type Origin, type Resource, resId } from "./resource.js";
 import type { ParsedDocument } from "./yaml/parse.js";
 
@@ -17,6 +24,30 @@ function duplicateHint(first: Origin, second: Origin): string {
 /** An ordered set of resources that refuses two objects with the same id. */
 export class ResMap {
   readonly list: Resource[] = [];
+  /**
+   * The transformer configuration merged so far, as kustomize's accumulator holds it: unset (empty)
+   * until the first included kustomization's or this kustomization's own is merged. Merge order
+   * matters (a generic field spec met after a specific one is dropped), so it is kept as kustomize's.
+   */
+  config?: TransformerConfig;
+
+  /** The configuration to transform with. */
+  get transformerConfig(): TransformerConfig {
+    return this.config ?? DEFAULT_CONFIG;
+  }
+
+  /** Merges a configuration in: an included kustomization's, or a kustomization's own. */
+  mergeConfig(other: TransformerConfig | undefined, where: string): void {
+    if (!other || other === this.config) return;
+    if (other === DEFAULT_CONFIG && (this.config === undefined || this.config === DEFAULT_CONFIG)) {
+      this.config = DEFAULT_CONFIG; // the common case, shared and never modified
+      return;
+    }
+    const into =
+      this.config === undefined ? emptyConfig() : this.config === DEFAULT_CONFIG ? defaultConfig() : this.config;
+    mergeConfig(into, other, where);
+    this.config = into;
+  }
 
   add(r: Resource, kustomizationFile: string): void {
     const id = identity(r);
@@ -31,6 +62,7 @@ export class ResMap {
 
   addAll(other: ResMap, kustomizationFile: string): void {
     for (const r of other.list) this.add(r, kustomizationFile);
+    this.mergeConfig(other.config, kustomizationFile);
   }
 }
 
@@ -48,8 +80,9 @@ export function resourcesFromDocuments(docs: ParsedDocument[], display: string):
     const items =
       typeof v.kind === "string" && v.kind.endsWith("List") && Array.isArray(v.items) ? (v.items as JsonObject[]) : [v];
     for (const obj of items) {
-      if (!obj || typeof obj !== "object" || typeof obj.kind !== "string" || typeof obj.apiVersion !== "string") {
-        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing apiVersion or kind`);
+      // kustomize needs a kind; an object without apiVersion builds (a kustomize-only custom kind).
+      if (!obj || typeof obj !== "object" || typeof obj.kind !== "string" || obj.kind === "") {
+        throw new KustomizeError(`${display} (document ${doc.index + 1}): missing kind in object`);
       }
       const metadata = obj.metadata as JsonObject | undefined;
       if (!metadata || typeof metadata.name !== "string" || metadata.name === "") {

@@ -59,3 +59,23 @@ export function legacySort(
     return cmp(`${namespaceOf(a) || "~X"}|${nameOf(a) || "~N"}`, `${namespaceOf(b) || "~X"}|${nameOf(b) || "~N"}`);
   });
 }
+
+/** kustomize's Gvk.IsLessThan as a comparator: legacy kind rank, then group_version_kind. */
+export function gvkCompare(
+  a: { group?: string; version?: string; kind?: string },
+  b: { group?: string; version?: string; kind?: string },
+): number {
+  const rank = (kind = "") => {
+    const f = LEGACY_ORDER_FIRST.indexOf(kind);
+    if (f >= 0) return f - LEGACY_ORDER_FIRST.length;
+    const l = LEGACY_ORDER_LAST.indexOf(kind);
+    return l >= 0 ? l + 1 : 0;
+  };
+  const d = rank(a.kind) - rank(b.kind);
+  if (d !== 0) return d;
+  const [sa, sb] = [
+    gvkSortString(a.group ?? "", a.version ?? "", a.kind ?? ""),
+    gvkSortString(b.group ?? "", b.version ?? "", b.kind ?? ""),
+  ];
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}

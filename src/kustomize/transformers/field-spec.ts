@@ -13,11 +13,12 @@ export interface FieldSpec {
   create?: boolean;
 }
 
+/** kustomize's isMatchGVK: the current kind, group and version; an empty one selects any. */
 export function specMatches(fs: FieldSpec, r: Resource): boolean {
   const gv = groupVersion(r);
-  if (fs.kind !== undefined && fs.kind !== kindOf(r)) return false;
-  if (fs.group !== undefined && fs.group !== gv.group) return false;
-  if (fs.version !== undefined && fs.version !== gv.version) return false;
+  if (fs.kind && fs.kind !== kindOf(r)) return false;
+  if (fs.group && fs.group !== gv.group) return false;
+  if (fs.version && fs.version !== gv.version) return false;
   return true;
 }
 
@@ -32,13 +33,15 @@ export function walkPath(node: Json, segments: string[], create: boolean, visit:
   }
   const [head, ...rest] = segments;
   if (head === undefined) return;
-  const key = head.endsWith("[]") ? head.slice(0, -2) : head;
+  // A `name[]` segment is only looked up, never created (kustomize's fieldspec filter).
+  const seq = head.endsWith("[]");
+  const key = seq ? head.slice(0, -2) : head;
   if (rest.length === 0) {
-    if (node[key] !== undefined || create) visit(node, key);
+    if (node[key] !== undefined || (create && !seq)) visit(node, key);
     return;
   }
   if (node[key] === undefined || node[key] === null) {
-    if (!create) return;
+    if (!create || seq) return;
     node[key] = {};
   }
   walkPath(node[key]!, rest, create, visit);

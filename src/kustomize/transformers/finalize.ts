@@ -4,7 +4,7 @@
 import { type JsonObject, jsonText, meta, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 import { fixNameReferences } from "./name-reference.js";
-import type { Referral } from "./name-reference-table.js";
+import { NAME_REFERENCES, type Referral } from "./name-reference-table.js";
 
 const BUILD_ANNOTATIONS = new Set([
   ...[
@@ -35,8 +35,8 @@ const BUILD_ANNOTATIONS = new Set([
 const asString = (v: Json): string =>
   typeof v === "string" ? v : v === null ? "null" : typeof v === "object" ? jsonText(v) : String(v);
 
-export function finalize(resources: Resource[], extraReferrals: Referral[] = []): Resource[] {
-  fixNameReferences(resources, extraReferrals);
+export function finalize(resources: Resource[], referrals: Referral[] = NAME_REFERENCES): Resource[] {
+  fixNameReferences(resources, referrals);
   const kept = resources.filter(
     (r) => (meta(r).annotations as JsonObject | undefined)?.["config.kubernetes.io/local-config"] !== "true",
   );

@@ -2,6 +2,7 @@
 import type { ResMap } from "../res-map.js";
 import type { Image } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
+import { applySpecs } from "./field-spec.js";
 
 /** Splits an image into name, tag and digest, looking for ":" and "@" only after the first "/". */
 function splitImage(image: string): { name: string; tag?: string; digest?: string } {
@@ -63,29 +64,17 @@ function walkImages(node: unknown, images: Image[]): void {
   for (const value of Object.values(obj)) walkImages(value, images);
 }
 
-const POD_PATHS = [
-  "spec/containers",
-  "spec/initContainers",
-  "spec/template/spec/containers",
-  "spec/template/spec/initContainers",
-];
-
 export function transformImages(resmap: ResMap, images: Image[] | undefined): void {
+  // The image setter creates nothing (kustomize gives it no kind to create), whatever `create` says.
+  const specs = resmap.transformerConfig.images.map((fs) => ({ ...fs, create: false }));
   for (const image of images ?? []) {
     // kustomize runs two passes per entry: every containers list at any depth (not in CRDs), then the
-    // standard pod paths again — harmless except that a tagSuffix is applied twice there.
+    // image fields of its configuration — harmless except that a tagSuffix is applied twice there.
     for (const r of resmap.list) if (r.obj.kind !== "CustomResourceDefinition") walkImages(r.obj, [image]);
-    for (const r of resmap.list) {
-      for (const path of POD_PATHS) {
-        let node: unknown = r.obj;
-        for (const seg of path.split("/"))
-          node = node && typeof node === "object" && !Array.isArray(node) ? (node as JsonObject)[seg] : undefined;
-        if (!Array.isArray(node)) continue;
-        for (const c of node) {
-          if (c && typeof c === "object" && !Array.isArray(c) && typeof c.image === "string")
-            c.image = rewrite(c.image, image) ?? c.image;
-        }
-      }
-    }
+    const targets = resmap.list.filter((r) => r.obj.kind !== "CustomResourceDefinition");
+    applySpecs(targets, specs, (_r, parent, key) => {
+      const value = parent[key];
+      if (typeof value === "string") parent[key] = rewrite(value, image) ?? value;
+    });
   }
 }

@@ -15,82 +15,7 @@ import {
 } from "../yaml/scalar-style.js";
 import { applySpecs, type FieldSpec } from "./field-spec.js";
 
-const WORKLOAD_TEMPLATES: FieldSpec[] = [
-  { kind: "ReplicationController", version: "v1", path: "spec/template/metadata/labels", create: true },
-  ...["Deployment", "ReplicaSet", "DaemonSet", "StatefulSet"].map((kind) => ({
-    kind,
-    group: "apps",
-    path: "spec/template/metadata/labels",
-    create: true,
-  })),
-  { kind: "Job", group: "batch", path: "spec/template/metadata/labels", create: true },
-  { kind: "CronJob", group: "batch", path: "spec/jobTemplate/metadata/labels", create: true },
-  { kind: "CronJob", group: "batch", path: "spec/jobTemplate/spec/template/metadata/labels", create: true },
-];
-
 const METADATA: FieldSpec = { path: "metadata/labels", create: true };
-const VOLUME_CLAIM_TEMPLATES: FieldSpec = {
-  kind: "StatefulSet",
-  group: "apps",
-  path: "spec/volumeClaimTemplates[]/metadata/labels",
-  create: true,
-};
-
-const affinity = (kind: string): FieldSpec[] =>
-  ["podAffinity", "podAntiAffinity"].flatMap((a) => [
-    {
-      kind,
-      group: "apps",
-      path: `spec/template/spec/affinity/${a}/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels`,
-    },
-    {
-      kind,
-      group: "apps",
-      path: `spec/template/spec/affinity/${a}/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels`,
-    },
-  ]);
-
-/** kustomize's commonLabels field specs (metadata, selectors, templates). */
-const COMMON_LABEL_SPECS: FieldSpec[] = [
-  METADATA,
-  { kind: "Service", version: "v1", path: "spec/selector", create: true },
-  { kind: "ReplicationController", version: "v1", path: "spec/selector", create: true },
-  ...["Deployment", "ReplicaSet", "DaemonSet", "StatefulSet"].map((kind) => ({
-    kind,
-    group: "apps",
-    path: "spec/selector/matchLabels",
-    create: true,
-  })),
-  ...WORKLOAD_TEMPLATES,
-  VOLUME_CLAIM_TEMPLATES,
-  ...affinity("Deployment"),
-  ...affinity("StatefulSet"),
-  { kind: "Deployment", group: "apps", path: "spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels" },
-  {
-    kind: "StatefulSet",
-    group: "apps",
-    path: "spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels",
-  },
-  { kind: "Job", group: "batch", path: "spec/selector/matchLabels" },
-  { kind: "CronJob", group: "batch", path: "spec/jobTemplate/spec/selector/matchLabels" },
-  { kind: "PodDisruptionBudget", group: "policy", path: "spec/selector/matchLabels" },
-  { kind: "NetworkPolicy", group: "networking.k8s.io", path: "spec/podSelector/matchLabels" },
-  { kind: "NetworkPolicy", group: "networking.k8s.io", path: "spec/ingress/from/podSelector/matchLabels" },
-  { kind: "NetworkPolicy", group: "networking.k8s.io", path: "spec/egress/to/podSelector/matchLabels" },
-];
-
-const ANNOTATION_SPECS: FieldSpec[] = [
-  { path: "metadata/annotations", create: true },
-  { kind: "ReplicationController", version: "v1", path: "spec/template/metadata/annotations", create: true },
-  ...["Deployment", "ReplicaSet", "DaemonSet", "StatefulSet"].map((kind) => ({
-    kind,
-    path: "spec/template/metadata/annotations",
-    create: true,
-  })),
-  { kind: "Job", group: "batch", path: "spec/template/metadata/annotations", create: true },
-  { kind: "CronJob", group: "batch", path: "spec/jobTemplate/metadata/annotations", create: true },
-  { kind: "CronJob", group: "batch", path: "spec/jobTemplate/spec/template/metadata/annotations", create: true },
-];
 
 /**
  * The style a written field keeps: kyaml's FieldSetter keeps a field's node style, and a node with
@@ -144,25 +69,29 @@ function setPairs(resmap: ResMap, pairs: Record<string, string>, specs: FieldSpe
   }
 }
 
+/** labels and commonLabels, over the fields the transformer configuration names (config.ts). */
 export function transformLabels(
   resmap: ResMap,
   labels: Label[] | undefined,
   commonLabels: Record<string, string> | undefined,
 ): void {
+  const config = resmap.transformerConfig;
   for (const label of labels ?? []) {
     let specs: FieldSpec[] = [...(label.fields ?? [])];
-    if (label.includeSelectors) specs = [...specs, ...COMMON_LABEL_SPECS];
+    if (label.includeSelectors) specs = [...specs, ...config.commonLabels];
     else {
-      if (label.includeTemplates) specs = [...specs, ...WORKLOAD_TEMPLATES];
+      if (label.includeTemplates) specs = [...specs, ...config.templateLabels];
+      if (label.includeVolumeClaimTemplates) specs = [...specs, ...config.volumeClaimTemplateLabels];
       specs = [...specs, METADATA];
     }
     setPairs(resmap, label.pairs ?? {}, specs);
   }
-  if (commonLabels && Object.keys(commonLabels).length) setPairs(resmap, commonLabels, COMMON_LABEL_SPECS);
+  if (commonLabels && Object.keys(commonLabels).length) setPairs(resmap, commonLabels, config.commonLabels);
 }
 
 export function transformAnnotations(resmap: ResMap, annotations: Record<string, string> | undefined): void {
-  if (annotations && Object.keys(annotations).length) setPairs(resmap, annotations, ANNOTATION_SPECS);
+  if (annotations && Object.keys(annotations).length)
+    setPairs(resmap, annotations, resmap.transformerConfig.commonAnnotations);
 }
 
 /** Pairs set at metadata/labels and metadata/annotations only, creating them (helm-controller's commonMetadata and origin labels). */

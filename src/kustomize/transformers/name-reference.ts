@@ -140,8 +140,8 @@ function selects(spec: FieldSpec, r: Resource): boolean {
   );
 }
 
-export function fixNameReferences(resources: Resource[], extra: Referral[] = []): void {
-  const referrals = [...NAME_REFERENCES, ...extra];
+/** Rewrites references per `referrals` (kustomize's table, as configurations extended it). */
+export function fixNameReferences(resources: Resource[], referrals: Referral[] = NAME_REFERENCES): void {
   if (!resources.some((r) => r.previous.length)) {
     // Nothing renamed, nothing to rewrite; kustomize still refuses a RoleBinding subject without namespace.
     for (const r of resources) if (kindOf(r) === "RoleBinding") couldBeReferencedBy(r, []);

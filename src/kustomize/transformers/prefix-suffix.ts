@@ -1,6 +1,9 @@
-// namePrefix / nameSuffix: on metadata.name of everything but CRDs, Namespaces and APIServices.
+// namePrefix / nameSuffix: on the fields the configuration names (kustomize's default: metadata.name
+// of every kind), never on CRDs, Namespaces and APIServices. Objects are selected by the kind they
+// were read with, as kustomize selects them.
 import type { ResMap } from "../res-map.js";
-import { groupVersion, meta, nameOf } from "../resource.js";
+import { groupVersion, type Resource } from "../resource.js";
+import { type FieldSpec, splitPath, walkPath } from "./field-spec.js";
 import { originalKind, storePreviousId } from "./rename.js";
 
 const SKIPPED = (kind: string, group: string) =>
@@ -8,14 +11,35 @@ const SKIPPED = (kind: string, group: string) =>
   kind === "Namespace" ||
   (kind === "APIService" && group === "apiregistration.k8s.io");
 
-export function transformPrefixSuffix(resmap: ResMap, prefix = "", suffix = ""): void {
-  if (!prefix && !suffix) return;
+function selects(fs: FieldSpec, r: Resource): boolean {
+  const gv = groupVersion(r);
+  return (
+    (!fs.kind || fs.kind === originalKind(r)) &&
+    (!fs.group || fs.group === gv.group) &&
+    (!fs.version || fs.version === gv.version)
+  );
+}
+
+function affix(resmap: ResMap, value: string, specs: FieldSpec[], which: "prefixes" | "suffixes"): void {
+  if (!value) return;
   for (const r of resmap.list) {
     if (SKIPPED(originalKind(r), groupVersion(r).group)) continue;
-    // Each level's affixes are remembered: name references prefer a target with the referrer's.
-    if (prefix) (r.prefixes ??= []).push(prefix);
-    if (suffix) (r.suffixes ??= []).push(suffix);
-    storePreviousId(r);
-    meta(r).name = `${prefix}${nameOf(r)}${suffix}`;
+    for (const fs of specs) {
+      if (!selects(fs, r)) continue;
+      if (fs.path === "metadata/name") {
+        // Each level's affixes are remembered: name references prefer a target with the referrer's.
+        (r[which] ??= []).push(value);
+        storePreviousId(r);
+      }
+      walkPath(r.obj, splitPath(fs.path), false, (parent, key) => {
+        const v = parent[key];
+        if (typeof v === "string") parent[key] = which === "prefixes" ? `${value}${v}` : `${v}${value}`;
+      });
+    }
   }
+}
+
+export function transformPrefixSuffix(resmap: ResMap, prefix = "", suffix = ""): void {
+  affix(resmap, prefix, resmap.transformerConfig.namePrefix, "prefixes");
+  affix(resmap, suffix, resmap.transformerConfig.nameSuffix, "suffixes");
 }

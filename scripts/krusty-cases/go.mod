@@ -1,0 +1,3 @@
+module flotilla.dev/scripts/krusty-cases
+
+go 1.26.0

@@ -1,0 +1,417 @@
+// Extracts kustomize's own test suite (sigs.k8s.io/kustomize/api/krusty, *_test.go) as parity cases:
+// every test whose body only writes files and runs a build is interpreted (statement by statement,
+// with the package's string constants and its helper functions that take the harness), and each
+// build it runs becomes a directory of files plus case.json saying where it came from. The expected
+// output is not copied: the parity test asks the real kustomize at test time. Tests that need
+// plugins, the network or Go-only checks are listed in skipped.json with the reason.
+//
+//	go run ./scripts/krusty-cases -src "$(go env GOMODCACHE)/sigs.k8s.io/kustomize/api@v0.21.2" -out test/fixtures/kustomize-krusty
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+type caseFile struct {
+	Source      string   `json:"source"`
+	Test        string   `json:"test"`
+	Run         int      `json:"run"`
+	Dir         string   `json:"dir"`
+	ExpectError bool     `json:"expectError"`
+	ErrorHas    []string `json:"errorContains,omitempty"`
+	Options     []string `json:"options,omitempty"`
+}
+
+type run struct {
+	dir      string
+	files    map[string]string
+	wantErr  bool
+	errorHas []string
+	options  []string
+}
+
+type unsupported struct{ reason string }
+
+type interp struct {
+	fset    *token.FileSet
+	consts  map[string]string
+	helpers map[string]*ast.FuncDecl
+	vars    map[string]string
+	files   map[string]string
+	runs    []*run
+	opts    map[string][]string // options variables: name -> kustomize flags
+	depth   int
+}
+
+func fail(format string, args ...any) { panic(unsupported{fmt.Sprintf(format, args...)}) }
+
+func (in *interp) str(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			fail("non-string literal %s", x.Value)
+		}
+		s, err := strconv.Unquote(x.Value)
+		if err != nil {
+			fail("bad literal")
+		}
+		return s
+	case *ast.Ident:
+		if v, ok := in.vars[x.Name]; ok {
+			return v
+		}
+		if v, ok := in.consts[x.Name]; ok {
+			return v
+		}
+		fail("unknown identifier %s", x.Name)
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			return in.str(x.X) + in.str(x.Y)
+		}
+	case *ast.ParenExpr:
+		return in.str(x.X)
+	case *ast.CallExpr:
+		if name := callName(x); name == "filepath.Join" || name == "path.Join" {
+			parts := []string{}
+			for _, a := range x.Args {
+				parts = append(parts, in.str(a))
+			}
+			return path.Join(parts...)
+		}
+	}
+	fail("expression %T is not a string the extractor can evaluate", e)
+	return ""
+}
+
+func callName(c *ast.CallExpr) string {
+	switch f := c.Fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		if id, ok := f.X.(*ast.Ident); ok {
+			return id.Name + "." + f.Sel.Name
+		}
+	}
+	return ""
+}
+
+// clean maps a harness path (absolute or relative to the in-memory root) to one inside the case.
+func clean(p string) string {
+	c := path.Clean("/" + p)
+	return strings.TrimPrefix(c, "/")
+}
+
+func (in *interp) options(e ast.Expr) []string {
+	if id, ok := e.(*ast.Ident); ok {
+		if o, ok := in.opts[id.Name]; ok {
+			return o
+		}
+		fail("unknown options %s", id.Name)
+	}
+	if c, ok := e.(*ast.CallExpr); ok {
+		switch callName(c) {
+		case "th.MakeDefaultOptions", "th.MakeOptionsPluginsDisabled":
+			return []string{}
+		case "th.MakeOptionsPluginsEnabled":
+			fail("plugins enabled")
+		}
+	}
+	fail("options expression the extractor cannot evaluate")
+	return nil
+}
+
+func (in *interp) snapshot() map[string]string {
+	out := map[string]string{}
+	for k, v := range in.files {
+		out[k] = v
+	}
+	return out
+}
+
+func (in *interp) call(c *ast.CallExpr) {
+	name := callName(c)
+	switch name {
+	case "th.WriteK", "th.WriteC":
+		header := "\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+		if name == "th.WriteC" {
+			header = "\napiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+		}
+		in.files[clean(path.Join(in.str(c.Args[0]), "kustomization.yaml"))] = header + in.str(c.Args[1])
+	case "th.WriteF":
+		in.files[clean(in.str(c.Args[0]))] = in.str(c.Args[1])
+	case "th.Run", "th.RunWithErr":
+		in.runs = append(in.runs, &run{
+			dir: clean(in.str(c.Args[0])), files: in.snapshot(), wantErr: name == "th.RunWithErr",
+			options: in.options(c.Args[1]),
+		})
+	case "th.AssertActualEqualsExpected", "th.AssertActualEqualsExpectedNoIdAnnotations", "t.Helper":
+	case "th.Reset":
+		in.files = map[string]string{}
+	default:
+		if fd, ok := in.helpers[name]; ok {
+			in.inline(fd, c)
+			return
+		}
+		fail("call %s", name)
+	}
+}
+
+// inline interprets a package helper such as writeBase(th) with its string parameters bound.
+func (in *interp) inline(fd *ast.FuncDecl, c *ast.CallExpr) {
+	if in.depth > 5 {
+		fail("helper recursion")
+	}
+	saved := in.vars
+	in.vars = map[string]string{}
+	for k, v := range saved {
+		in.vars[k] = v
+	}
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		for _, n := range field.Names {
+			if i >= len(c.Args) {
+				fail("helper arity")
+			}
+			if id, ok := c.Args[i].(*ast.Ident); !ok || id.Name != "th" {
+				in.vars[n.Name] = in.str(c.Args[i])
+			} else if n.Name != "th" {
+				fail("harness parameter not named th")
+			}
+			i++
+		}
+	}
+	in.depth++
+	in.block(fd.Body.List)
+	in.depth--
+	in.vars = saved
+}
+
+// errPhrases collects the string literals an `if` checks the error against.
+func errPhrases(n ast.Node) []string {
+	var out []string
+	ast.Inspect(n, func(x ast.Node) bool {
+		if c, ok := x.(*ast.CallExpr); ok && (callName(c) == "strings.Contains" || callName(c) == "assert.Contains" || callName(c) == "require.Contains") {
+			for _, a := range c.Args {
+				if b, ok := a.(*ast.BasicLit); ok && b.Kind == token.STRING {
+					s, _ := strconv.Unquote(b.Value)
+					out = append(out, s)
+				}
+			}
+		}
+		if c, ok := x.(*ast.CallExpr); ok && (callName(c) == "require.ErrorContains" || callName(c) == "assert.ErrorContains") {
+			if b, ok := c.Args[len(c.Args)-1].(*ast.BasicLit); ok && b.Kind == token.STRING {
+				s, _ := strconv.Unquote(b.Value)
+				out = append(out, s)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func (in *interp) block(stmts []ast.Stmt) {
+	for _, s := range stmts {
+		in.stmt(s)
+	}
+}
+
+func (in *interp) stmt(s ast.Stmt) {
+	switch x := s.(type) {
+	case *ast.ExprStmt:
+		c, ok := x.X.(*ast.CallExpr)
+		if !ok {
+			fail("expression statement")
+		}
+		if n := callName(c); n == "t.Skip" || n == "t.Skipf" || n == "t.SkipNow" {
+			fail("skipped upstream")
+		}
+		if n := callName(c); strings.HasPrefix(n, "require.") || strings.HasPrefix(n, "assert.") {
+			if len(in.runs) > 0 && in.runs[len(in.runs)-1].wantErr {
+				last := in.runs[len(in.runs)-1]
+				last.errorHas = append(last.errorHas, errPhrases(c)...)
+			}
+			return
+		}
+		in.call(c)
+	case *ast.AssignStmt:
+		if len(x.Lhs) != 1 || len(x.Rhs) != 1 {
+			fail("multiple assignment")
+		}
+		lhs, ok := x.Lhs[0].(*ast.Ident)
+		if !ok {
+			fail("assignment to %T", x.Lhs[0])
+		}
+		if c, ok := x.Rhs[0].(*ast.CallExpr); ok {
+			switch callName(c) {
+			case "kusttest_test.MakeHarness":
+				return
+			case "kusttest_test.MakeHarnessWithFs":
+				if len(c.Args) == 2 && strings.Contains(fmt.Sprint(c.Args[1]), "MakeFsInMemory") {
+					return
+				}
+				if ce, ok := c.Args[1].(*ast.CallExpr); ok && callName(ce) == "filesys.MakeFsInMemory" {
+					return
+				}
+				fail("harness on a real file system")
+			case "kusttest_test.MakeEnhancedHarness", "kusttest_test.MakeEnhancedHarnessWithTmpRoot":
+				fail("plugin harness")
+			case "th.MakeDefaultOptions", "th.MakeOptionsPluginsDisabled", "th.MakeOptionsPluginsEnabled":
+				in.opts[lhs.Name] = in.options(c)
+				return
+			case "th.Run", "th.RunWithErr":
+				in.call(c)
+				return
+			}
+		}
+		in.vars[lhs.Name] = in.str(x.Rhs[0])
+	case *ast.IfStmt:
+		// Only checks of a build's error are understood; their phrases become the case's.
+		if len(in.runs) == 0 || !in.runs[len(in.runs)-1].wantErr {
+			ast.Inspect(x, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && strings.HasPrefix(callName(c), "th.") {
+					fail("build inside an if")
+				}
+				return true
+			})
+			return
+		}
+		last := in.runs[len(in.runs)-1]
+		last.errorHas = append(last.errorHas, errPhrases(x.Cond)...)
+	case *ast.DeclStmt, *ast.EmptyStmt:
+		if gd, ok := x.(*ast.DeclStmt); ok {
+			for _, spec := range gd.Decl.(*ast.GenDecl).Specs {
+				vs, ok := spec.(*ast.ValueSpec)
+				if !ok {
+					fail("declaration")
+				}
+				for i, n := range vs.Names {
+					in.vars[n.Name] = in.str(vs.Values[i])
+				}
+			}
+		}
+	default:
+		fail("statement %T", s)
+	}
+}
+
+func packageScope(fset *token.FileSet, files []*ast.File) (map[string]string, map[string]*ast.FuncDecl) {
+	consts := map[string]string{}
+	helpers := map[string]*ast.FuncDecl{}
+	probe := &interp{consts: consts, vars: map[string]string{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch x := d.(type) {
+			case *ast.GenDecl:
+				for _, spec := range x.Specs {
+					vs, ok := spec.(*ast.ValueSpec)
+					if !ok || len(vs.Values) != len(vs.Names) {
+						continue
+					}
+					for i, n := range vs.Names {
+						func() {
+							defer func() { _ = recover() }()
+							consts[n.Name] = probe.str(vs.Values[i])
+						}()
+					}
+				}
+			case *ast.FuncDecl:
+				if x.Recv == nil && !strings.HasPrefix(x.Name.Name, "Test") {
+					helpers[x.Name.Name] = x
+				}
+			}
+		}
+	}
+	return consts, helpers
+}
+
+func main() {
+	src := flag.String("src", "", "the sigs.k8s.io/kustomize/api module directory")
+	out := flag.String("out", "", "where to write the cases")
+	flag.Parse()
+	fset := token.NewFileSet()
+	names, _ := filepath.Glob(filepath.Join(*src, "krusty", "*_test.go"))
+	sort.Strings(names)
+	var files []*ast.File
+	for _, n := range names {
+		f, err := parser.ParseFile(fset, n, nil, parser.ParseComments)
+		if err != nil {
+			panic(err)
+		}
+		files = append(files, f)
+	}
+	consts, helpers := packageScope(fset, files)
+	_ = os.RemoveAll(*out)
+	skipped := map[string]string{}
+	written := 0
+	for i, f := range files {
+		base := filepath.Base(names[i])
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") {
+				continue
+			}
+			in := &interp{fset: fset, consts: consts, helpers: helpers, vars: map[string]string{},
+				files: map[string]string{}, opts: map[string][]string{}}
+			reason := func() (r string) {
+				defer func() {
+					if p := recover(); p != nil {
+						u, ok := p.(unsupported)
+						if !ok {
+							panic(p)
+						}
+						r = u.reason
+					}
+				}()
+				in.block(fd.Body.List)
+				if len(in.runs) == 0 {
+					return "runs no build"
+				}
+				return ""
+			}()
+			id := strings.TrimSuffix(base, "_test.go") + "--" + fd.Name.Name
+			if reason != "" {
+				skipped[id] = reason
+				continue
+			}
+			for n, r := range in.runs {
+				name := id
+				if len(in.runs) > 1 {
+					name = fmt.Sprintf("%s--%d", id, n+1)
+				}
+				dir := filepath.Join(*out, name)
+				for p, content := range r.files {
+					target := filepath.Join(dir, "files", filepath.FromSlash(p))
+					must(os.MkdirAll(filepath.Dir(target), 0o755))
+					must(os.WriteFile(target, []byte(content), 0o644))
+				}
+				must(os.MkdirAll(filepath.Join(dir, "files", r.dir), 0o755))
+				meta, _ := json.MarshalIndent(caseFile{
+					Source: "sigs.k8s.io/kustomize/api/krusty/" + base, Test: fd.Name.Name, Run: n + 1,
+					Dir: r.dir, ExpectError: r.wantErr, ErrorHas: r.errorHas, Options: r.options,
+				}, "", "  ")
+				must(os.WriteFile(filepath.Join(dir, "case.json"), append(meta, '\n'), 0o644))
+				written++
+			}
+		}
+	}
+	list, _ := json.MarshalIndent(skipped, "", "  ")
+	must(os.WriteFile(filepath.Join(*out, "skipped.json"), append(list, '\n'), 0o644))
+	fmt.Printf("krusty cases: %d written, %d tests skipped\n", written, len(skipped))
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
