@@ -5,7 +5,16 @@ import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { GeneratorArgs, GeneratorOptions, KustomizationFile } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
-import { describeOrigin, type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
+import {
+  describeOrigin,
+  type JsonObject,
+  kindOf,
+  meta,
+  nameOf,
+  namespaceOf,
+  type Resource,
+  resId,
+} from "../resource.js";
 import { collectData } from "./data-sources.js";
 
 function mergeOptions(global: GeneratorOptions | undefined, own: GeneratorOptions | undefined): GeneratorOptions {
@@ -58,29 +67,65 @@ function generate(
   return obj;
 }
 
-function mergeInto(existing: Resource, generated: JsonObject): void {
-  const m = meta(existing);
-  const gm = generated.metadata as JsonObject;
-  for (const field of ["labels", "annotations"] as const) {
-    if (gm[field]) m[field] = { ...((m[field] as JsonObject) ?? {}), ...(gm[field] as JsonObject) };
-  }
-  for (const field of ["data", "binaryData"] as const) {
-    if (generated[field])
-      existing.obj[field] = { ...((existing.obj[field] as JsonObject) ?? {}), ...(generated[field] as JsonObject) };
-  }
-  if (generated.immutable) existing.obj.immutable = true;
+/** A Secret's stringData folded into data, as the API server (and kustomize before a merge) does. */
+function dataOf(r: Resource): JsonObject {
+  const data = { ...((r.obj.data as JsonObject | undefined) ?? {}) };
+  const stringData = r.obj.stringData as JsonObject | undefined;
+  if (kindOf(r) === "Secret" && r.obj.apiVersion === "v1" && stringData && typeof stringData === "object")
+    for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(String(v)).toString("base64");
+  return data;
 }
 
-/** The object a merge/replace generator refers to: by original or current name (a base may have prefixed it). */
-function findGenerated(resmap: ResMap, kind: string, args: GeneratorArgs): Resource | undefined {
-  const candidates = resmap.list.filter(
+const nonEmpty = (m: JsonObject) => (Object.keys(m).length ? m : undefined);
+
+/**
+ * kustomize's appendReplaceOrMerge: the generated object takes the place of the existing one, keeping
+ * its name, namespace and build history, with labels and annotations merged (the generated ones win);
+ * a merge also keeps the existing data entries the generated object does not set. It needs a hash
+ * suffix only when both did.
+ */
+function replaceOrMerge(resmap: ResMap, old: Resource, generated: Resource, behavior: "merge" | "replace"): void {
+  const [om, gm] = [meta(old), meta(generated)];
+  const labels = nonEmpty({ ...((om.labels as JsonObject) ?? {}), ...((gm.labels as JsonObject) ?? {}) });
+  const annotations = nonEmpty({
+    ...((om.annotations as JsonObject) ?? {}),
+    ...((gm.annotations as JsonObject) ?? {}),
+  });
+  const metadata: JsonObject = { ...gm, name: om.name ?? "" };
+  if (om.namespace) metadata.namespace = om.namespace;
+  else delete metadata.namespace;
+  if (labels) metadata.labels = labels;
+  else delete metadata.labels;
+  if (annotations) metadata.annotations = annotations;
+  else delete metadata.annotations;
+  generated.obj.metadata = metadata;
+  if (behavior === "merge") {
+    for (const field of ["data", "binaryData"] as const) {
+      const from = field === "data" ? dataOf(old) : ((old.obj[field] as JsonObject | undefined) ?? {});
+      const merged = nonEmpty({ ...from, ...((generated.obj[field] as JsonObject | undefined) ?? {}) });
+      if (merged) generated.obj[field] = merged;
+      else delete generated.obj[field];
+    }
+    generated.origin = old.origin;
+  }
+  generated.previous = old.previous;
+  generated.prefixes = old.prefixes;
+  generated.suffixes = old.suffixes;
+  generated.needsHash = Boolean(old.needsHash && generated.needsHash);
+  generated.behavior = old.behavior;
+  resmap.list[resmap.list.indexOf(old)] = generated;
+}
+
+/** kustomize's GetMatchingResourcesByAnyId(id.Equals): the generator's id now or at any earlier id. */
+function findGenerated(resmap: ResMap, kind: string, args: GeneratorArgs): Resource[] {
+  const ns = effectiveNamespace(args.namespace ?? "");
+  return resmap.list.filter(
     (r) =>
-      kindOf(r) === kind &&
-      [nameOf(r), ...r.previous.map((p) => p.name)].includes(args.name!) &&
-      (args.namespace === undefined ||
-        [namespaceOf(r), ...r.previous.map((p) => p.namespace)].includes(args.namespace)),
+      r.obj.apiVersion === "v1" &&
+      [{ kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r) }, ...r.previous].some(
+        (id) => id.kind === kind && id.name === args.name && effectiveNamespace(id.namespace) === ns,
+      ),
   );
-  return candidates.length === 1 ? candidates[0] : candidates.find((r) => namespaceOf(r) === (args.namespace ?? ""));
 }
 
 // kustomize reads a namespace left empty as "default" when it compares ids.
@@ -119,19 +164,23 @@ export function runGenerators(k: KustomizationFile, resmap: ResMap, loader: Load
         );
         continue;
       }
-      const existing = findGenerated(resmap, kind, args);
-      if (!existing) {
+      const found = findGenerated(resmap, kind, args);
+      if (!found.length) {
         throw new KustomizeError(
           `${where}: ${kind} ${args.name} has behavior ${behavior}, but no ${kind} of that name exists to ${behavior}`,
         );
       }
-      if (behavior === "replace") {
-        existing.obj = obj;
-        existing.needsHash = !opts.disableNameSuffixHash;
-      } else {
-        mergeInto(existing, obj);
-        if (opts.disableNameSuffixHash) existing.needsHash = false;
-      }
+      if (found.length > 1)
+        throw new KustomizeError(
+          `${where}: ${kind} ${args.name} has behavior ${behavior}, but found multiple objects that could accept it: ${found.map(resId).join(", ")}`,
+        );
+      const generated: Resource = {
+        obj,
+        origin: { file: where, index: 0 },
+        previous: [],
+        needsHash: !opts.disableNameSuffixHash,
+      };
+      replaceOrMerge(resmap, found[0]!, generated, behavior);
     }
   };
   run("ConfigMap", k.configMapGenerator);

@@ -89,10 +89,11 @@ function matchesById(r: Resource, doc: JsonObject): boolean {
   const gv = groupVersion({ obj: doc } as Resource);
   const rgv = groupVersion(r);
   const eff = (ns: string, kind: string, group: string) => (isClusterScoped(kind, group) ? "" : ns || "default");
-  if (rgv.group !== gv.group || rgv.version !== gv.version || kindOf(r) !== doc.kind) return false;
+  if (rgv.group !== gv.group || rgv.version !== gv.version) return false;
   const want = { name: String(m.name ?? ""), namespace: eff(String(m.namespace ?? ""), String(doc.kind), gv.group) };
-  return [{ name: nameOf(r), namespace: namespaceOf(r) }, ...r.previous].some(
-    (id) => id.name === want.name && eff(id.namespace, kindOf(r), rgv.group) === want.namespace,
+  // An earlier id has the kind it had then (a patch with allowKindChange re-kinds the object).
+  return [{ kind: kindOf(r), name: nameOf(r), namespace: namespaceOf(r) }, ...r.previous].some(
+    (id) => id.kind === doc.kind && id.name === want.name && eff(id.namespace, id.kind, rgv.group) === want.namespace,
   );
 }
 

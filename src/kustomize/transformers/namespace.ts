@@ -12,6 +12,8 @@ import {
   resId,
   type Resource,
 } from "../resource.js";
+import { DEFAULT_CONFIG } from "./config.js";
+import { applySpecs } from "./field-spec.js";
 import { storePreviousId } from "./rename.js";
 import { isClusterScoped } from "./scope.js";
 
@@ -52,6 +54,13 @@ export function transformNamespace(resmap: ResMap, namespace: string | undefined
         if (s && typeof s === "object" && !Array.isArray(s) && s.name === "default") s.namespace = namespace;
     }
   }
+  // Fields a configurations file adds to kustomize's three (which are handled above).
+  const extra = resmap.transformerConfig.namespace.filter(
+    (fs) => !DEFAULT_CONFIG.namespace.some((d) => d.path === fs.path && d.kind === fs.kind && d.group === fs.group),
+  );
+  applySpecs(resmap.list, extra, (_r, parent, key) => {
+    parent[key] = namespace;
+  });
   checkConflicts(resmap.list);
   void where;
 }
