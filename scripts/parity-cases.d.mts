@@ -17,7 +17,14 @@ export interface ErrorExpectation {
 }
 export const ERROR_EXPECTATION: string;
 export const ERROR_CATEGORIES: Record<string, string>;
-export function errorExpectation(c: { name: string; dir: string }): ErrorExpectation;
+export function errorExpectation(c: { name: string; dir: string; caseDir?: string }): ErrorExpectation;
+export interface KrustyCase extends ParityCase {
+  caseDir: string;
+  source: string;
+  test: string;
+}
+export const KRUSTY_ROOT: string;
+export function listKrustyCases(root?: string): KrustyCase[];
 export function errorMismatches(
   expected: ErrorExpectation,
   real: { status: number | null; stderr: string },

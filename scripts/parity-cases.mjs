@@ -46,6 +46,36 @@ export function listCases(root = FIXTURES_ROOT) {
     }));
 }
 
+/** Where kustomize's own test suite lives as cases (scripts/krusty-cases.sh writes it). */
+export const KRUSTY_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "kustomize-krusty");
+
+/**
+ * The cases extracted from kustomize's api/krusty tests: one directory each with case.json (source file,
+ * test, build directory, whether it must fail) and files/. `dir` is the directory to build.
+ * @param {string} [root]
+ * @returns {{ name: string, dir: string, caseDir: string, expectError: boolean, unsupported: false, enableHelm: false, source: string, test: string }[]}
+ */
+export function listKrustyCases(root = KRUSTY_ROOT) {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((name) => {
+      const caseDir = join(root, name);
+      const c = JSON.parse(readFileSync(join(caseDir, "case.json"), "utf8"));
+      return {
+        name,
+        dir: join(caseDir, "files", c.dir),
+        caseDir,
+        expectError: c.expectError,
+        unsupported: false,
+        enableHelm: false,
+        source: c.source,
+        test: c.test,
+      };
+    });
+}
+
 /** The file of an `error-` case saying which problem both tools must report. */
 export const ERROR_EXPECTATION = "expected-error.json";
 
@@ -77,17 +107,21 @@ export const ERROR_CATEGORIES = {
   "replacement-type": "a replacement value that does not fit the target field's type",
   "replicas-no-match": "a replicas entry that matches no workload",
   helm: "helmCharts that cannot be rendered",
+  "patch-ambiguous": "a strategic merge patch whose id matches more than one resource",
+  "ambiguous-reference": "a name reference that several renamed objects could satisfy",
+  "blank-subject-namespace": "a RoleBinding ServiceAccount subject with a blank namespace",
+  vars: "a var that cannot be bound or resolved (no object, several objects, declared twice)",
   unsupported: "a feature flotilla deliberately refuses, so it fails before reaching kustomize's problem",
 };
 
 /**
  * The expectation of an `error-` case: its category, a phrase real kustomize's stderr must contain,
  * and one flotilla's error message must contain. Throws when the file is missing or malformed.
- * @param {{ name: string, dir: string }} c
+ * @param {{ name: string, dir: string, caseDir?: string }} c
  * @returns {{ category: string, kustomize: string, flotilla: string }}
  */
 export function errorExpectation(c) {
-  const file = join(c.dir, ERROR_EXPECTATION);
+  const file = join(c.caseDir ?? c.dir, ERROR_EXPECTATION);
   if (!existsSync(file)) throw new Error(`${c.name}: an error- case needs ${ERROR_EXPECTATION}`);
   const e = JSON.parse(readFileSync(file, "utf8"));
   for (const field of ["category", "kustomize", "flotilla"]) {

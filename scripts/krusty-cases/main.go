@@ -3,7 +3,9 @@
 // with the package's string constants and its helper functions that take the harness), and each
 // build it runs becomes a directory of files plus case.json saying where it came from. The expected
 // output is not copied: the parity test asks the real kustomize at test time. Tests that need
-// plugins, the network or Go-only checks are listed in skipped.json with the reason.
+// plugins, the network or Go-only checks are listed in skipped.json with the reason. A build that
+// must fail gets its expected-error.json from expected-errors.json here (the problem both tools must
+// report, in each one's words — see scripts/parity-cases.mjs); one without is an unclassified case.
 //
 //	go run ./scripts/krusty-cases -src "$(go env GOMODCACHE)/sigs.k8s.io/kustomize/api@v0.21.2" -out test/fixtures/kustomize-krusty
 package main
@@ -351,6 +353,10 @@ func main() {
 		files = append(files, f)
 	}
 	consts, helpers := packageScope(fset, files)
+	expected := map[string]json.RawMessage{}
+	if data, err := os.ReadFile("expected-errors.json"); err == nil {
+		must(json.Unmarshal(data, &expected))
+	}
 	_ = os.RemoveAll(*out)
 	skipped := map[string]string{}
 	written := 0
@@ -384,6 +390,10 @@ func main() {
 				skipped[id] = reason
 				continue
 			}
+			if esc := escapesRoot(in.runs); esc != "" {
+				skipped[id] = esc
+				continue
+			}
 			for n, r := range in.runs {
 				name := id
 				if len(in.runs) > 1 {
@@ -401,6 +411,10 @@ func main() {
 					Dir: r.dir, ExpectError: r.wantErr, ErrorHas: r.errorHas, Options: r.options,
 				}, "", "  ")
 				must(os.WriteFile(filepath.Join(dir, "case.json"), append(meta, '\n'), 0o644))
+				if e, ok := expected[name]; ok && r.wantErr {
+					pretty, _ := json.MarshalIndent(e, "", "  ")
+					must(os.WriteFile(filepath.Join(dir, "expected-error.json"), append(pretty, '\n'), 0o644))
+				}
 				written++
 			}
 		}
@@ -408,6 +422,34 @@ func main() {
 	list, _ := json.MarshalIndent(skipped, "", "  ")
 	must(os.WriteFile(filepath.Join(*out, "skipped.json"), append(list, '\n'), 0o644))
 	fmt.Printf("krusty cases: %d written, %d tests skipped\n", written, len(skipped))
+}
+
+// escapesRoot names a kustomization entry that climbs above the file system's root: the in-memory
+// file system the tests use resolves /.. to /, which a real directory cannot reproduce.
+func escapesRoot(runs []*run) string {
+	for _, r := range runs {
+		for p, content := range r.files {
+			if path.Base(p) != "kustomization.yaml" {
+				continue
+			}
+			depth := len(strings.Split(path.Dir(p), "/"))
+			if path.Dir(p) == "." {
+				depth = 0
+			}
+			for _, line := range strings.Split(content, "\n") {
+				entry := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "-"))
+				ups := 0
+				for strings.HasPrefix(entry, "../") {
+					ups++
+					entry = entry[3:]
+				}
+				if ups > depth {
+					return "relies on the in-memory file system's root (" + p + " reaches above /)"
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func must(err error) {

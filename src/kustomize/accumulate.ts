@@ -14,6 +14,7 @@ import { type HelmOptions, runHelmCharts } from "./helm/inflate.js";
 import type { Referral } from "./transformers/name-reference-table.js";
 import { ownConfig } from "./transformers/config.js";
 import { runTransformers } from "./transformers/run.js";
+import { mergeVars } from "./transformers/vars.js";
 import { parseFileCached } from "./parse-cache.js";
 
 export interface BuildContext {
@@ -134,5 +135,6 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
   runGenerators(k, resmap, loader, display);
   runHelmCharts(k, resmap, loader, display, ctx.helm, namespace);
   runTransformers(k, resmap, loader, display);
+  mergeVars(resmap, k.vars, display);
   return resmap;
 }

@@ -57,7 +57,11 @@ export function buildResources(dir: string, options: BuildOptions = {}): Resourc
   const resmap = accumulate(new Loader(top, undefined, ctx.confineTo), ctx);
   addHashes(resmap.list);
   // Name references follow the configuration merged from every kustomization, plus the crds: files.
-  const resources = finalize(resmap.list, [...resmap.transformerConfig.nameReference, ...(ctx.extraReferrals ?? [])]);
+  const config = resmap.transformerConfig;
+  const resources = finalize(resmap.list, [...config.nameReference, ...(ctx.extraReferrals ?? [])], {
+    vars: resmap.vars,
+    varReference: config.varReference,
+  });
   // sortOptions is honoured in the root kustomization only.
   const sort = loadKustomization(top, ctx).k.sortOptions;
   if (sort) {

@@ -54,9 +54,9 @@ describe("kustomize errors that help", () => {
     expect(await failure(fixture("error-unknown-kustomization-field"))).toMatch(
       /unknown field "[^"]+" in kustomization/,
     );
-    expect(await failure(fixture("unsupported-vars-deprecated-service-name"))).toContain(
-      'field "vars" is not supported',
-    );
+    const dir = makeWorkDir("kustomize-validators-");
+    writeFileSync(join(dir, "kustomization.yaml"), "validators:\n- check.yaml\n");
+    expect(await failure(dir)).toContain('field "validators" is not supported');
   });
 
   it("never prints a secretGenerator literal that lacks '=' (a mistyped secret), but does a configMapGenerator's", async () => {

@@ -91,6 +91,8 @@ export interface KustomizationFile {
   replacements?: Json[];
   sortOptions?: { order?: "legacy" | "fifo"; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
   buildMetadata?: string[];
+  /** Legacy variables (transformers/vars.ts). */
+  vars?: Json[];
   /** Transformer configuration files (transformers/config.ts). */
   configurations?: string[];
   /** Checked where they are used (helm/chart-spec.ts), once helm is enabled. */
@@ -102,12 +104,11 @@ const SUPPORTED = new Set([
   "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
   "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
   "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
-  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations",
+  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars",
 ]); // prettier-ignore
 
 /** Fields kustomize knows that we refuse for now, with what to do instead. */
 const NOT_YET: Record<string, string> = {
-  vars: "use replacements instead",
   helmChartInflationGenerator: "it is deprecated; use helmCharts (with --enable-helm)",
   generators: "generator plugins are not supported",
   transformers: "transformer plugins are not supported",

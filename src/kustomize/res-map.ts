@@ -8,6 +8,7 @@ import {
   mergeConfig,
   type TransformerConfig,
 } from "./transformers/config.js";
+import { addVar, type Var } from "./transformers/vars.js";
 import { describeOrigin, identity, type JsonObject, type Origin, type Resource, resId } from "./resource.js";
 import type { ParsedDocument } from "./yaml/parse.js";
 
@@ -30,6 +31,9 @@ export class ResMap {
    * matters (a generic field spec met after a specific one is dropped), so it is kept as kustomize's.
    */
   config?: TransformerConfig;
+
+  /** The vars declared so far, in this kustomization and those it includes. */
+  vars?: Var[];
 
   /** The configuration to transform with. */
   get transformerConfig(): TransformerConfig {
@@ -63,6 +67,7 @@ export class ResMap {
   addAll(other: ResMap, kustomizationFile: string): void {
     for (const r of other.list) this.add(r, kustomizationFile);
     this.mergeConfig(other.config, kustomizationFile);
+    for (const v of other.vars ?? []) addVar(this, v, kustomizationFile);
   }
 }
 

@@ -19,6 +19,8 @@ export interface Resource {
   /** namePrefix and nameSuffix values applied to it, innermost kustomization first. */
   prefixes?: string[];
   suffixes?: string[];
+  /** Names of the vars bound to this object (kustomize's refVarNames). */
+  refVarNames?: string[];
   /** Generated ConfigMap/Secret that still needs its content-hash name suffix. */
   needsHash?: boolean;
   /** Generator behavior, for merging with an existing generated object. */

@@ -113,6 +113,7 @@ function replaceOrMerge(resmap: ResMap, old: Resource, generated: Resource, beha
   generated.suffixes = old.suffixes;
   generated.needsHash = Boolean(old.needsHash && generated.needsHash);
   generated.behavior = old.behavior;
+  generated.refVarNames = old.refVarNames;
   resmap.list[resmap.list.indexOf(old)] = generated;
 }
 

@@ -5,7 +5,7 @@ import type { ResMap } from "../res-map.js";
 import { KustomizeError } from "../errors.js";
 import type { Patch } from "../kustomization-file.js";
 import type { Loader } from "../loader.js";
-import { groupVersion, type JsonObject, kindOf, meta, nameOf, namespaceOf, type Resource } from "../resource.js";
+import { groupVersion, type JsonObject, kindOf, meta, nameOf, namespaceOf, resId, type Resource } from "../resource.js";
 import { storePreviousId } from "../transformers/rename.js";
 import { isClusterScoped } from "../transformers/scope.js";
 import type { Json } from "../yaml/emit.js";
@@ -150,7 +150,9 @@ function applyPatch(resmap: ResMap, p: Patch, loader: Loader | undefined, where:
     if (matches.length !== 1) {
       const id = idString(doc);
       throw new KustomizeError(
-        `${where}: no resource matches strategic merge patch "${id}" from ${source}: no matches for Id ${id}; failed to find unique target for patch ${id}`,
+        matches.length
+          ? `${where}: strategic merge patch "${id}" from ${source} matches ${matches.length} resources (${matches.map(resId).join(", ")}): multiple matches for Id ${id}; failed to find unique target for patch ${id}`
+          : `${where}: no resource matches strategic merge patch "${id}" from ${source}: no matches for Id ${id}; failed to find unique target for patch ${id}`,
       );
     }
     applySm(matches[0]!, doc, p.options, remove);

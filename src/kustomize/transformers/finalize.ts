@@ -4,7 +4,9 @@
 import { type JsonObject, jsonText, meta, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
 import { fixNameReferences } from "./name-reference.js";
+import type { FieldSpec } from "./field-spec.js";
 import { NAME_REFERENCES, type Referral } from "./name-reference-table.js";
+import { resolveVars, type Var } from "./vars.js";
 
 const BUILD_ANNOTATIONS = new Set([
   ...[
@@ -35,8 +37,14 @@ const BUILD_ANNOTATIONS = new Set([
 const asString = (v: Json): string =>
   typeof v === "string" ? v : v === null ? "null" : typeof v === "object" ? jsonText(v) : String(v);
 
-export function finalize(resources: Resource[], referrals: Referral[] = NAME_REFERENCES): Resource[] {
+/** References fixed first, then vars resolved (they read names after every rename), then local-config dropped. */
+export function finalize(
+  resources: Resource[],
+  referrals: Referral[] = NAME_REFERENCES,
+  vars?: { vars?: Var[]; varReference: FieldSpec[] },
+): Resource[] {
   fixNameReferences(resources, referrals);
+  if (vars) resolveVars(resources, vars.vars, vars.varReference);
   const kept = resources.filter(
     (r) => (meta(r).annotations as JsonObject | undefined)?.["config.kubernetes.io/local-config"] !== "true",
   );
