@@ -110,6 +110,7 @@ export const ERROR_CATEGORIES = {
   "patch-ambiguous": "a strategic merge patch whose id matches more than one resource",
   "ambiguous-reference": "a name reference that several renamed objects could satisfy",
   "blank-subject-namespace": "a RoleBinding ServiceAccount subject with a blank namespace",
+  plugin: "a generators/transformers configuration kustomize cannot load",
   vars: "a var that cannot be bound or resolved (no object, several objects, declared twice)",
   unsupported: "a feature flotilla deliberately refuses, so it fails before reaching kustomize's problem",
 };

@@ -13,6 +13,7 @@ import { runGenerators } from "./generators/run.js";
 import { type HelmOptions, runHelmCharts } from "./helm/inflate.js";
 import type { Referral } from "./transformers/name-reference-table.js";
 import { ownConfig } from "./transformers/config.js";
+import { runPlugins } from "./plugins/run.js";
 import { runTransformers } from "./transformers/run.js";
 import { mergeVars } from "./transformers/vars.js";
 import { parseFileCached } from "./parse-cache.js";
@@ -132,9 +133,13 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
     }
     accumulate(loader.child(path, `${display}: components entry "${entry}"`), ctx, resmap, namespace);
   }
+  const buildDir = (path: string, entry: string) =>
+    accumulate(loader.child(path, `${display}: plugin configurations "${entry}"`), ctx, undefined, namespace);
   runGenerators(k, resmap, loader, display);
   runHelmCharts(k, resmap, loader, display, ctx.helm, namespace);
+  runPlugins("generators", k.generators, resmap, loader, display, buildDir);
   runTransformers(k, resmap, loader, display);
+  runPlugins("transformers", k.transformers, resmap, loader, display, buildDir);
   mergeVars(resmap, k.vars, display);
   return resmap;
 }

@@ -91,6 +91,9 @@ export interface KustomizationFile {
   replacements?: Json[];
   sortOptions?: { order?: "legacy" | "fifo"; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
   buildMetadata?: string[];
+  /** Plugin configurations: inline, files or directories (plugins/). */
+  generators?: string[];
+  transformers?: string[];
   /** Legacy variables (transformers/vars.ts). */
   vars?: Json[];
   /** Transformer configuration files (transformers/config.ts). */
@@ -104,14 +107,12 @@ const SUPPORTED = new Set([
   "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
   "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
   "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
-  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars",
+  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars", "generators", "transformers",
 ]); // prettier-ignore
 
 /** Fields kustomize knows that we refuse for now, with what to do instead. */
 const NOT_YET: Record<string, string> = {
   helmChartInflationGenerator: "it is deprecated; use helmCharts (with --enable-helm)",
-  generators: "generator plugins are not supported",
-  transformers: "transformer plugins are not supported",
   validators: "validator plugins are not supported",
   openapi: "custom OpenAPI schemas are not supported yet",
   buildMetadata: "buildMetadata is not supported yet",

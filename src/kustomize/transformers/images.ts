@@ -2,7 +2,7 @@
 import type { ResMap } from "../res-map.js";
 import type { Image } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
-import { applySpecs } from "./field-spec.js";
+import { applySpecs, type FieldSpec } from "./field-spec.js";
 
 /** Splits an image into name, tag and digest, looking for ":" and "@" only after the first "/". */
 function splitImage(image: string): { name: string; tag?: string; digest?: string } {
@@ -64,9 +64,13 @@ function walkImages(node: unknown, images: Image[]): void {
   for (const value of Object.values(obj)) walkImages(value, images);
 }
 
-export function transformImages(resmap: ResMap, images: Image[] | undefined): void {
+export function transformImages(
+  resmap: ResMap,
+  images: Image[] | undefined,
+  fieldSpecs: FieldSpec[] = resmap.transformerConfig.images,
+): void {
   // The image setter creates nothing (kustomize gives it no kind to create), whatever `create` says.
-  const specs = resmap.transformerConfig.images.map((fs) => ({ ...fs, create: false }));
+  const specs = fieldSpecs.map((fs) => ({ ...fs, create: false }));
   for (const image of images ?? []) {
     // kustomize runs two passes per entry: every containers list at any depth (not in CRDs), then the
     // image fields of its configuration — harmless except that a tagSuffix is applied twice there.

@@ -33,7 +33,7 @@ function keptStyle(map: JsonObject, key: string): boolean {
  * existing field written (kyaml sets the style on the shared node before copying it), and an
  * existing field that is itself a shared node changes everywhere that node is held.
  */
-function setPairs(resmap: ResMap, pairs: Record<string, string>, specs: FieldSpec[]): void {
+export function setPairs(resmap: ResMap, pairs: Record<string, string>, specs: FieldSpec[]): void {
   const entries = Object.entries(pairs).sort(([a], [b]) => (a < b ? -1 : 1));
   const maps: JsonObject[] = [];
   for (const r of resmap.list) {

@@ -13,7 +13,7 @@ import {
   type Resource,
 } from "../resource.js";
 import { DEFAULT_CONFIG } from "./config.js";
-import { applySpecs } from "./field-spec.js";
+import { applySpecs, type FieldSpec } from "./field-spec.js";
 import { storePreviousId } from "./rename.js";
 import { isClusterScoped } from "./scope.js";
 
@@ -31,7 +31,12 @@ function setIn(obj: JsonObject, path: string[], value: string, create: boolean):
   if (cur[last] !== undefined || create) cur[last] = value;
 }
 
-export function transformNamespace(resmap: ResMap, namespace: string | undefined, where: string): void {
+export function transformNamespace(
+  resmap: ResMap,
+  namespace: string | undefined,
+  where: string,
+  specs: FieldSpec[] = resmap.transformerConfig.namespace,
+): void {
   if (!namespace) return;
   for (const r of resmap.list) {
     const kind = kindOf(r);
@@ -55,8 +60,11 @@ export function transformNamespace(resmap: ResMap, namespace: string | undefined
     }
   }
   // Fields a configurations file adds to kustomize's three (which are handled above).
-  const extra = resmap.transformerConfig.namespace.filter(
-    (fs) => !DEFAULT_CONFIG.namespace.some((d) => d.path === fs.path && d.kind === fs.kind && d.group === fs.group),
+  // metadata/namespace is handled above for namespaced objects only, as kustomize's filter does.
+  const extra = specs.filter(
+    (fs) =>
+      fs.path !== "metadata/namespace" &&
+      !DEFAULT_CONFIG.namespace.some((d) => d.path === fs.path && d.kind === fs.kind && d.group === fs.group),
   );
   applySpecs(resmap.list, extra, (_r, parent, key) => {
     parent[key] = namespace;

@@ -20,7 +20,7 @@ function selects(fs: FieldSpec, r: Resource): boolean {
   );
 }
 
-function affix(resmap: ResMap, value: string, specs: FieldSpec[], which: "prefixes" | "suffixes"): void {
+export function affix(resmap: ResMap, value: string, specs: FieldSpec[], which: "prefixes" | "suffixes"): void {
   if (!value) return;
   for (const r of resmap.list) {
     if (SKIPPED(originalKind(r), groupVersion(r).group)) continue;

@@ -16,8 +16,12 @@ function matches(r: Resource, name: string, fs: FieldSpec): boolean {
   );
 }
 
-export function transformReplicas(resmap: ResMap, replicas: Replica[] | undefined, where: string): void {
-  const specs = resmap.transformerConfig.replicas;
+export function transformReplicas(
+  resmap: ResMap,
+  replicas: Replica[] | undefined,
+  where: string,
+  specs: FieldSpec[] = resmap.transformerConfig.replicas,
+): void {
   for (const rep of replicas ?? []) {
     if (typeof rep.count !== "number")
       throw new KustomizeError(`${where}: replicas entry ${rep.name} needs a numeric count`);

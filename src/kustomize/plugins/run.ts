@@ -1,0 +1,48 @@
+// The `generators:` and `transformers:` fields: each entry is a plugin configuration written inline,
+// a file of them, or a kustomization directory that builds them (so an overlay can patch a base's
+// plugin configurations). Each configuration runs in order (plugins/builtin.ts).
+import { KustomizeError } from "../errors.js";
+import type { Loader } from "../loader.js";
+import { type ResMap, resourcesFromDocuments } from "../res-map.js";
+import type { Resource } from "../resource.js";
+import { parseYamlDocuments } from "../yaml/parse.js";
+import { runPlugin } from "./builtin.js";
+
+/** Builds a directory entry's kustomization (accumulate.ts passes its own recursion). */
+export type BuildDirectory = (path: string, entry: string) => ResMap;
+
+/** kustomize's test: an entry that parses as objects is an inline configuration, anything else a path. */
+function inlineConfigs(entry: string, display: string): Resource[] | undefined {
+  let docs;
+  try {
+    docs = parseYamlDocuments(entry, display);
+  } catch {
+    return undefined;
+  }
+  const values = docs.map((d) => d.value);
+  if (!values.length || values.some((v) => !v || typeof v !== "object" || Array.isArray(v))) return undefined;
+  return resourcesFromDocuments(docs, display);
+}
+
+function configsOf(entry: string, field: string, loader: Loader, where: string, buildDir: BuildDirectory): Resource[] {
+  const inline = inlineConfigs(entry, `${where}: ${field} entry (inline)`);
+  if (inline) return inline;
+  const path = loader.resolve(entry, field, where);
+  if (loader.isDirectory(path)) return buildDir(path, entry).list;
+  return resourcesFromDocuments(parseYamlDocuments(loader.read(path), entry), entry);
+}
+
+export function runPlugins(
+  field: "generators" | "transformers",
+  entries: string[] | undefined,
+  resmap: ResMap,
+  loader: Loader,
+  where: string,
+  buildDir: BuildDirectory,
+): void {
+  for (const entry of entries ?? []) {
+    if (typeof entry !== "string") throw new KustomizeError(`${where}: ${field} entries must be strings`);
+    for (const config of configsOf(entry, field, loader, where, buildDir))
+      runPlugin(config, resmap, loader, where, field);
+  }
+}
