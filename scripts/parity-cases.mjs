@@ -111,6 +111,7 @@ export const ERROR_CATEGORIES = {
   "ambiguous-reference": "a name reference that several renamed objects could satisfy",
   "blank-subject-namespace": "a RoleBinding ServiceAccount subject with a blank namespace",
   plugin: "a generators/transformers configuration kustomize cannot load",
+  openapi: "an openapi field kustomize refuses (both path and version, a version not built in)",
   vars: "a var that cannot be bound or resolved (no object, several objects, declared twice)",
   unsupported: "a feature flotilla deliberately refuses, so it fails before reaching kustomize's problem",
 };

@@ -46,6 +46,7 @@ type run struct {
 type unsupported struct{ reason string }
 
 type interp struct {
+	src     string // the krusty directory, for testdata files the tests read
 	fset    *token.FileSet
 	consts  map[string]string
 	helpers map[string]*ast.FuncDecl
@@ -84,6 +85,9 @@ func (in *interp) str(e ast.Expr) string {
 	case *ast.ParenExpr:
 		return in.str(x.X)
 	case *ast.CallExpr:
+		if name := callName(x); name == "string" && len(x.Args) == 1 {
+			return in.str(x.Args[0])
+		}
 		if name := callName(x); name == "filepath.Join" || name == "path.Join" {
 			parts := []string{}
 			for _, a := range x.Args {
@@ -91,6 +95,9 @@ func (in *interp) str(e ast.Expr) string {
 			}
 			return path.Join(parts...)
 		}
+	}
+	if c, ok := e.(*ast.CallExpr); ok {
+		fail("call %s is not a string the extractor can evaluate", callName(c))
 	}
 	fail("expression %T is not a string the extractor can evaluate", e)
 	return ""
@@ -157,10 +164,20 @@ func (in *interp) call(c *ast.CallExpr) {
 			dir: clean(in.str(c.Args[0])), files: in.snapshot(), wantErr: name == "th.RunWithErr",
 			options: in.options(c.Args[1]),
 		})
-	case "th.AssertActualEqualsExpected", "th.AssertActualEqualsExpectedNoIdAnnotations", "t.Helper":
+	case "th.AssertActualEqualsExpected", "th.AssertActualEqualsExpectedNoIdAnnotations", "t.Helper",
+		"openapi.ResetOpenAPI":
 	case "th.Reset":
 		in.files = map[string]string{}
 	default:
+		// A helper that only runs the test it is given (runOpenApiTest(t, func(t) {...})).
+		if len(c.Args) == 2 {
+			if lit, ok := c.Args[1].(*ast.FuncLit); ok {
+				if id, ok := c.Args[0].(*ast.Ident); ok && id.Name == "t" {
+					in.block(lit.Body.List)
+					return
+				}
+			}
+		}
 		if fd, ok := in.helpers[name]; ok {
 			in.inline(fd, c)
 			return
@@ -185,7 +202,9 @@ func (in *interp) inline(fd *ast.FuncDecl, c *ast.CallExpr) {
 			if i >= len(c.Args) {
 				fail("helper arity")
 			}
-			if id, ok := c.Args[i].(*ast.Ident); !ok || id.Name != "th" {
+			if id, ok := c.Args[i].(*ast.Ident); ok && id.Name == "t" {
+				// the *testing.T, not needed
+			} else if id, ok := c.Args[i].(*ast.Ident); !ok || id.Name != "th" {
 				in.vars[n.Name] = in.str(c.Args[i])
 			} else if n.Name != "th" {
 				fail("harness parameter not named th")
@@ -247,6 +266,17 @@ func (in *interp) stmt(s ast.Stmt) {
 		}
 		in.call(c)
 	case *ast.AssignStmt:
+		if len(x.Lhs) == 2 && len(x.Rhs) == 1 {
+			if c, ok := x.Rhs[0].(*ast.CallExpr); ok && callName(c) == "os.ReadFile" {
+				rel := in.str(c.Args[0])
+				data, err := os.ReadFile(filepath.Join(in.src, rel))
+				if err != nil || !strings.HasPrefix(path.Clean(rel), "testdata/") {
+					fail("reads %s", rel)
+				}
+				in.vars[x.Lhs[0].(*ast.Ident).Name] = string(data)
+				return
+			}
+		}
 		if len(x.Lhs) != 1 || len(x.Rhs) != 1 {
 			fail("multiple assignment")
 		}
@@ -367,7 +397,7 @@ func main() {
 			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") {
 				continue
 			}
-			in := &interp{fset: fset, consts: consts, helpers: helpers, vars: map[string]string{},
+			in := &interp{src: filepath.Join(*src, "krusty"), fset: fset, consts: consts, helpers: helpers, vars: map[string]string{},
 				files: map[string]string{}, opts: map[string][]string{}}
 			reason := func() (r string) {
 				defer func() {
@@ -388,6 +418,10 @@ func main() {
 			id := strings.TrimSuffix(base, "_test.go") + "--" + fd.Name.Name
 			if reason != "" {
 				skipped[id] = reason
+				continue
+			}
+			if net := needsNetwork(in.runs); net != "" {
+				skipped[id] = net
 				continue
 			}
 			if esc := escapesRoot(in.runs); esc != "" {
@@ -422,6 +456,18 @@ func main() {
 	list, _ := json.MarshalIndent(skipped, "", "  ")
 	must(os.WriteFile(filepath.Join(*out, "skipped.json"), append(list, '\n'), 0o644))
 	fmt.Printf("krusty cases: %d written, %d tests skipped\n", written, len(skipped))
+}
+
+// needsNetwork names a kustomization that loads something over the network (a remote base or schema).
+func needsNetwork(runs []*run) string {
+	for _, r := range runs {
+		for p, content := range r.files {
+			if path.Base(p) == "kustomization.yaml" && (strings.Contains(content, "https://") || strings.Contains(content, "http://")) {
+				return "needs the network (" + p + " loads a URL)"
+			}
+		}
+	}
+	return ""
 }
 
 // escapesRoot names a kustomization entry that climbs above the file system's root: the in-memory

@@ -13,6 +13,8 @@ import { runGenerators } from "./generators/run.js";
 import { type HelmOptions, runHelmCharts } from "./helm/inflate.js";
 import type { Referral } from "./transformers/name-reference-table.js";
 import { ownConfig } from "./transformers/config.js";
+import { readOpenApiField } from "./patches/custom-schema.js";
+import { useSchema } from "./patches/schema.js";
 import { runPlugins } from "./plugins/run.js";
 import { runTransformers } from "./transformers/run.js";
 import { mergeVars } from "./transformers/vars.js";
@@ -31,9 +33,14 @@ export interface BuildContext {
   helm?: HelmOptions;
   /** The artifact root (a real path) every file must resolve inside, when the build is confined. */
   confineTo?: string;
+  /** Set once a kustomization's `openapi:` chose the schema: the first one met wins, as in kustomize. */
+  schemaChosen?: boolean;
+  /** Whether an object has been read yet (decides how kyaml loads a custom schema, patches/schema.ts). */
+  objectsRead?: boolean;
 }
 
-function readResourceFile(path: string, loader: Loader, display: string): Resource[] {
+function readResourceFile(path: string, loader: Loader, display: string, ctx: BuildContext): Resource[] {
+  ctx.objectsRead = true;
   return resourcesFromDocuments(
     parseFileCached(path, () => loader.read(path), display),
     display,
@@ -95,6 +102,13 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
   const namespace = k.namespace || parentNamespace;
   const resmap = base ?? new ResMap();
   const rel = (p: string) => relative(ctx.top, p) || p;
+  if (!ctx.schemaChosen) {
+    const schema = readOpenApiField(k.openapi, loader, display, rel);
+    if (schema !== undefined) {
+      ctx.schemaChosen = true;
+      useSchema(schema === "builtin" ? undefined : schema, ctx.objectsRead);
+    }
+  }
 
   for (const [field, entries] of [
     ["resources", k.resources],
@@ -112,7 +126,7 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
           accumulate(loader.child(path, `${display}: ${field} entry "${entry}"`), ctx, undefined, namespace),
           display,
         );
-      } else for (const r of readResourceFile(path, loader, rel(path))) resmap.add(r, display);
+      } else for (const r of readResourceFile(path, loader, rel(path), ctx)) resmap.add(r, display);
     }
   }
   // After the resources, as kustomize: an included kustomization's configuration is merged first.

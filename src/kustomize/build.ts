@@ -11,6 +11,7 @@ import { nameOf, type Resource } from "./resource.js";
 import { rename } from "./transformers/rename.js";
 import { legacySort } from "./sort.js";
 import { finalize } from "./transformers/finalize.js";
+import { useSchema } from "./patches/schema.js";
 import { toYaml } from "./yaml/emit.js";
 
 export interface BuildOptions {
@@ -45,6 +46,14 @@ function addHashes(resources: Resource[]): void {
 }
 
 export function buildResources(dir: string, options: BuildOptions = {}): Resource[] {
+  try {
+    return buildWithSchema(dir, options);
+  } finally {
+    useSchema(undefined); // a custom openapi schema lasts one build
+  }
+}
+
+function buildWithSchema(dir: string, options: BuildOptions): Resource[] {
   const top = resolve(dir);
   const ctx: BuildContext = {
     top,

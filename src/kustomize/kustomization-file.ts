@@ -91,6 +91,8 @@ export interface KustomizationFile {
   replacements?: Json[];
   sortOptions?: { order?: "legacy" | "fifo"; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
   buildMetadata?: string[];
+  /** A custom OpenAPI schema for strategic merge (patches/custom-schema.ts). */
+  openapi?: Json;
   /** Plugin configurations: inline, files or directories (plugins/). */
   generators?: string[];
   transformers?: string[];
@@ -107,14 +109,13 @@ const SUPPORTED = new Set([
   "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
   "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
   "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
-  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars", "generators", "transformers",
+  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars", "generators", "transformers", "openapi",
 ]); // prettier-ignore
 
 /** Fields kustomize knows that we refuse for now, with what to do instead. */
 const NOT_YET: Record<string, string> = {
   helmChartInflationGenerator: "it is deprecated; use helmCharts (with --enable-helm)",
   validators: "validator plugins are not supported",
-  openapi: "custom OpenAPI schemas are not supported yet",
   buildMetadata: "buildMetadata is not supported yet",
   imageTags: "use images instead",
 };

@@ -3,11 +3,28 @@
 // list merges exactly when kustomize merges it.
 import schema from "../schema/merge-schema.json" with { type: "json" };
 
-type FieldInfo = [ref: string] | [ref: string, strategy: string, keys: string[]];
-const table = schema as unknown as {
-  kinds: Record<string, string>;
-  defs: Record<string, Record<string, FieldInfo>>;
-};
+import type { SchemaTable } from "./custom-schema.js";
+
+const builtin = schema as unknown as SchemaTable;
+
+/**
+ * The schema in effect: kustomize's built-in one unless a kustomization's `openapi:` field chose a
+ * custom schema (custom-schema.ts), which replaces it for the rest of that build. Builds run
+ * synchronously, and build.ts restores the built-in schema when one ends.
+ */
+let table: SchemaTable = builtin;
+
+/**
+ * Selects the schema. `withBuiltin`: kyaml had already deferred loading its built-in schema (an
+ * object was read before the custom schema was chosen), so it loads both, the built-in definitions
+ * parsed last and winning where both define a name.
+ */
+export function useSchema(custom: SchemaTable | undefined, withBuiltin = false): void {
+  table =
+    custom && withBuiltin
+      ? { kinds: { ...custom.kinds, ...builtin.kinds }, defs: { ...custom.defs, ...builtin.defs } }
+      : (custom ?? builtin);
+}
 
 export interface FieldSchema {
   /** Definition of the field's value (or of a list's items). */
