@@ -6,7 +6,8 @@ import { generateKustomization } from "./generate-kustomization.js";
 import { KustomizeError } from "./errors.js";
 import { findKustomizationFile, type KustomizationFile, parseKustomization } from "./kustomization-file.js";
 import { confinedPath, type Loader } from "./loader.js";
-import type { Resource } from "./resource.js";
+import { type BuildOrigin, kindOf, type Resource } from "./resource.js";
+import { builtinOrigin, recordTransformation } from "./build-metadata.js";
 import { ResMap, resourcesFromDocuments } from "./res-map.js";
 import { referralsFromCrdFile } from "./crds.js";
 import { runGenerators } from "./generators/run.js";
@@ -37,14 +38,23 @@ export interface BuildContext {
   schemaChosen?: boolean;
   /** Whether an object has been read yet (decides how kyaml loads a custom schema, patches/schema.ts). */
   objectsRead?: boolean;
+  /** Track where objects come from and what transforms them (the top kustomization has buildMetadata). */
+  trackOrigin?: boolean;
 }
 
 function readResourceFile(path: string, loader: Loader, display: string, ctx: BuildContext): Resource[] {
   ctx.objectsRead = true;
-  return resourcesFromDocuments(
+  const resources = resourcesFromDocuments(
     parseFileCached(path, () => loader.read(path), display),
     display,
   );
+  if (ctx.trackOrigin) for (const r of resources) r.buildOrigin = { path: display };
+  return resources;
+}
+
+/** Objects added since `before` that have no origin yet get `origin` (kustomize's AddOriginAnnotation). */
+function originOfNew(resmap: ResMap, before: Set<Resource>, origin: (r: Resource) => BuildOrigin | undefined): void {
+  for (const r of resmap.list) if (!before.has(r) && !r.buildOrigin) r.buildOrigin = origin(r);
 }
 
 /** kustomize's Kustomization.IsEmpty: nothing but apiVersion and kind (or nothing at all) is an error. */
@@ -149,11 +159,26 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
   }
   const buildDir = (path: string, entry: string) =>
     accumulate(loader.child(path, `${display}: plugin configurations "${entry}"`), ctx, undefined, namespace);
+  const track = ctx.trackOrigin;
+  let before = new Set(track ? resmap.list : []);
   runGenerators(k, resmap, loader, display);
+  if (track)
+    originOfNew(resmap, before, (r) =>
+      builtinOrigin(display, kindOf(r) === "Secret" ? "SecretGenerator" : "ConfigMapGenerator"),
+    );
+  before = new Set(track ? resmap.list : []);
   runHelmCharts(k, resmap, loader, display, ctx.helm, namespace);
-  runPlugins("generators", k.generators, resmap, loader, display, buildDir);
-  runTransformers(k, resmap, loader, display);
-  runPlugins("transformers", k.transformers, resmap, loader, display, buildDir);
+  if (track) originOfNew(resmap, before, () => builtinOrigin(display, "HelmChartInflationGenerator"));
+  const origins = track ? { display, rel, ofNew: originOfNew } : undefined;
+  runPlugins("generators", k.generators, resmap, loader, display, buildDir, origins);
+  runTransformers(
+    k,
+    resmap,
+    loader,
+    display,
+    track ? (kind) => recordTransformation(resmap.list, builtinOrigin(display, kind)) : undefined,
+  );
+  runPlugins("transformers", k.transformers, resmap, loader, display, buildDir, origins);
   mergeVars(resmap, k.vars, display);
   return resmap;
 }

@@ -11,6 +11,7 @@ import { nameOf, type Resource } from "./resource.js";
 import { rename } from "./transformers/rename.js";
 import { legacySort } from "./sort.js";
 import { finalize } from "./transformers/finalize.js";
+import { applyBuildMetadata, checkBuildMetadata } from "./build-metadata.js";
 import { useSchema } from "./patches/schema.js";
 import { toYaml } from "./yaml/emit.js";
 
@@ -61,6 +62,9 @@ function buildWithSchema(dir: string, options: BuildOptions): Resource[] {
     topKustomization: options.kustomization,
     confineTo: options.confineTo && realpathSync.native(options.confineTo),
   };
+  // buildMetadata is the top kustomization's alone (kustomize gives it to every included one).
+  const buildMetadata = checkBuildMetadata(loadKustomization(top, ctx).k.buildMetadata, "kustomization.yaml");
+  ctx.trackOrigin = buildMetadata.length > 0;
   if (options.enableHelm)
     ctx.helm = { command: options.helmCommand || undefined, allowPull: options.helmAllowPull, env: options.helmEnv };
   const resmap = accumulate(new Loader(top, undefined, ctx.confineTo), ctx);
@@ -82,8 +86,12 @@ function buildWithSchema(dir: string, options: BuildOptions): Resource[] {
         "the field 'sortOptions.legacySortOptions' is set but the selected sort order is 'fifo', not 'legacy'",
       );
   }
-  if (sort?.order === "fifo") return resources;
-  return legacySort(resources, sort?.legacySortOptions?.orderFirst, sort?.legacySortOptions?.orderLast);
+  const sorted =
+    sort?.order === "fifo"
+      ? resources
+      : legacySort(resources, sort?.legacySortOptions?.orderFirst, sort?.legacySortOptions?.orderLast);
+  applyBuildMetadata(sorted, buildMetadata);
+  return sorted;
 }
 
 /** Exactly what `kustomize build DIR` prints on stdout. */

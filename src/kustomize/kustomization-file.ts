@@ -109,14 +109,13 @@ const SUPPORTED = new Set([
   "apiVersion", "kind", "metadata", "resources", "bases", "components", "crds", "namespace", "namePrefix",
   "nameSuffix", "commonLabels", "labels", "commonAnnotations", "patches", "patchesStrategicMerge",
   "patchesJson6902", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions",
-  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars", "generators", "transformers", "openapi",
+  "replacements", "sortOptions", "helmCharts", "helmGlobals", "configurations", "vars", "generators", "transformers", "openapi", "buildMetadata",
 ]); // prettier-ignore
 
 /** Fields kustomize knows that we refuse for now, with what to do instead. */
 const NOT_YET: Record<string, string> = {
   helmChartInflationGenerator: "it is deprecated; use helmCharts (with --enable-helm)",
   validators: "validator plugins are not supported",
-  buildMetadata: "buildMetadata is not supported yet",
   imageTags: "use images instead",
 };
 

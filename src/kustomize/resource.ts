@@ -11,6 +11,13 @@ export interface Origin {
   index: number;
 }
 
+/** Where kustomize says an object came from (buildMetadata: originAnnotations, build-metadata.ts). */
+export interface BuildOrigin {
+  path?: string;
+  configuredIn?: string;
+  configuredBy?: { apiVersion: string; kind: string; name?: string; namespace?: string };
+}
+
 export interface Resource {
   obj: JsonObject;
   origin: Origin;
@@ -19,6 +26,9 @@ export interface Resource {
   /** namePrefix and nameSuffix values applied to it, innermost kustomization first. */
   prefixes?: string[];
   suffixes?: string[];
+  /** Origin and transformers met, tracked when the top kustomization has buildMetadata. */
+  buildOrigin?: BuildOrigin;
+  transformations?: BuildOrigin[];
   /** Names of the vars bound to this object (kustomize's refVarNames). */
   refVarNames?: string[];
   /** Generated ConfigMap/Secret that still needs its content-hash name suffix. */

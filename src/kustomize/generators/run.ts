@@ -107,7 +107,9 @@ function replaceOrMerge(resmap: ResMap, old: Resource, generated: Resource, beha
       else delete generated.obj[field];
     }
     generated.origin = old.origin;
+    generated.buildOrigin = old.buildOrigin; // kustomize keeps the merged object's origin
   }
+  generated.transformations = old.transformations;
   generated.previous = old.previous;
   generated.prefixes = old.prefixes;
   generated.suffixes = old.suffixes;

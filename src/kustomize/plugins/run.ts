@@ -4,7 +4,8 @@
 import { KustomizeError } from "../errors.js";
 import type { Loader } from "../loader.js";
 import { type ResMap, resourcesFromDocuments } from "../res-map.js";
-import type { Resource } from "../resource.js";
+import type { BuildOrigin, Resource } from "../resource.js";
+import { pluginOrigin, recordTransformation } from "../build-metadata.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
 import { runPlugin } from "./builtin.js";
 
@@ -24,12 +25,26 @@ function inlineConfigs(entry: string, display: string): Resource[] | undefined {
   return resourcesFromDocuments(docs, display);
 }
 
-function configsOf(entry: string, field: string, loader: Loader, where: string, buildDir: BuildDirectory): Resource[] {
-  const inline = inlineConfigs(entry, `${where}: ${field} entry (inline)`);
-  if (inline) return inline;
+function configsOf(
+  entry: string,
+  field: string,
+  loader: Loader,
+  where: string,
+  buildDir: BuildDirectory,
+  origins: PluginOrigins | undefined,
+): Resource[] {
   const path = loader.resolve(entry, field, where);
   if (loader.isDirectory(path)) return buildDir(path, entry).list;
-  return resourcesFromDocuments(parseYamlDocuments(loader.read(path), entry), entry);
+  const configs = resourcesFromDocuments(parseYamlDocuments(loader.read(path), entry), entry);
+  if (origins) for (const c of configs) c.buildOrigin = { path: origins.rel(path) };
+  return configs;
+}
+
+/** When origins are tracked: the kustomization file's path, and how accumulate.ts marks new objects. */
+export interface PluginOrigins {
+  display: string;
+  rel: (path: string) => string;
+  ofNew: (resmap: ResMap, before: Set<Resource>, origin: (r: Resource) => BuildOrigin | undefined) => void;
 }
 
 export function runPlugins(
@@ -39,10 +54,20 @@ export function runPlugins(
   loader: Loader,
   where: string,
   buildDir: BuildDirectory,
+  origins?: PluginOrigins,
 ): void {
   for (const entry of entries ?? []) {
     if (typeof entry !== "string") throw new KustomizeError(`${where}: ${field} entries must be strings`);
-    for (const config of configsOf(entry, field, loader, where, buildDir))
+    const inline = inlineConfigs(entry, `${where}: ${field} entry (inline)`);
+    const configs = inline ?? configsOf(entry, field, loader, where, buildDir, origins);
+    for (const config of configs) {
+      // An inline configuration comes from the kustomization file.
+      if (origins && inline) config.buildOrigin = { path: origins.display };
+      const before = new Set(origins ? resmap.list : []);
       runPlugin(config, resmap, loader, where, field);
+      if (!origins) continue;
+      if (field === "generators") origins.ofNew(resmap, before, () => pluginOrigin(config));
+      else recordTransformation(resmap.list, pluginOrigin(config));
+    }
   }
 }
