@@ -24,6 +24,7 @@ export interface KrustyCase extends ParityCase {
   test: string;
 }
 export const KRUSTY_ROOT: string;
+export const KRUSTY_DELIBERATE: Record<string, RegExp>;
 export function listKrustyCases(root?: string): KrustyCase[];
 export function errorMismatches(
   expected: ErrorExpectation,

@@ -76,6 +76,16 @@ export function listKrustyCases(root = KRUSTY_ROOT) {
     });
 }
 
+/**
+ * kustomize cases where flotilla deliberately differs (docs/decisions/0022): it refuses, naming the
+ * field, what kustomize silently ignores. Each must still fail with this message while kustomize builds.
+ * @type {Record<string, RegExp>}
+ */
+export const KRUSTY_DELIBERATE = {
+  // A ConfigMapGenerator configuration with a `labels` field: kustomize drops it unread.
+  "namereference--TestEmptyFieldSpecValue": /unknown field "labels" in a ConfigMapGenerator configuration/,
+};
+
 /** The file of an `error-` case saying which problem both tools must report. */
 export const ERROR_EXPECTATION = "expected-error.json";
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Parity harness: builds every case of the kustomize corpus (test/fixtures/kustomize) with the real
+// Parity harness: builds every case of the kustomize corpora — flotilla's own (test/fixtures/kustomize)
+// and kustomize's own test suite (test/fixtures/kustomize-krusty, scripts/krusty-cases.sh) — with the real
 // kustomize binary and with flotilla's native implementation (dist/kustomize/index.js, contract
 // `buildKustomization(dir, options): Promise<string>` returning exactly what `kustomize build` prints
 // on stdout, throwing on failure), and compares the two byte for byte. Cases marked for helm
 // (parity-cases.mjs) are built with helm enabled on both sides, using the pinned helm. A case is identical when both
 // succeed with equal output, or, on an `error-` case, both fail for the problem its expected-error.json
 // names (each side's phrase present, ours a FlotillaError rather than a crash). Prints one entry per
-// difference (a unified-style diff or the error text), then a final line `N/M identical`; exits 1 when N < M.
+// difference (a unified-style diff or the error text), then per corpus the split — identical, refused
+// by name, differing — and a final line `N/M identical or refused by name`; exits 1 on any difference.
 //
 // usage: node scripts/parity.mjs [--filter <substring>] [--verbose]
 import { execFile } from "node:child_process";
@@ -17,7 +19,10 @@ import {
   errorMismatches,
   FIXTURES_ROOT,
   kustomizeArgs,
+  KRUSTY_DELIBERATE,
+  KRUSTY_ROOT,
   listCases,
+  listKrustyCases,
   requireTool,
 } from "./parity-cases.mjs";
 
@@ -223,9 +228,14 @@ process.stdout.on("error", (err) => {
 
 const opts = parseArgs(process.argv.slice(2));
 const bin = join(toolsBin, "kustomize");
-const cases = listCases(FIXTURES_ROOT).filter((c) => c.name.includes(opts.filter));
+const corpora = [
+  { label: "own corpus (test/fixtures/kustomize)", cases: listCases(FIXTURES_ROOT) },
+  { label: "kustomize's api/krusty tests (test/fixtures/kustomize-krusty)", cases: listKrustyCases(KRUSTY_ROOT) },
+];
+for (const corpus of corpora) corpus.cases = corpus.cases.filter((c) => c.name.includes(opts.filter));
+const cases = corpora.flatMap((corpus) => corpus.cases.map((c) => ({ ...c, corpus })));
 if (cases.length === 0) {
-  console.error(`parity: no case under ${FIXTURES_ROOT} matches ${JSON.stringify(opts.filter)}`);
+  console.error(`parity: no case matches ${JSON.stringify(opts.filter)}`);
   process.exit(2);
 }
 try {
@@ -239,69 +249,79 @@ try {
 const impl = await loadImplementation();
 if (impl.error) console.log(`parity: ${impl.error}\nparity: every case counts as a difference`);
 
-const started = Date.now();
-const realResults = mapLimited(cases, KUSTOMIZE_CONCURRENCY, (c) => runKustomize(bin, c));
-let identical = 0;
-let corpusProblems = 0;
-let refused = 0;
-const unsupportedCases = cases.filter((c) => c.unsupported).length;
-for (const [index, c] of cases.entries()) {
-  const real = await realResults[index];
+/**
+ * One case's outcome: "identical" (same output, or both fail for the expected problem), "refused"
+ * (flotilla refuses by name what kustomize builds, as the case says it must), "differing", or
+ * "corpus" (the case itself does not behave as it says). Prints what is wrong.
+ */
+async function judge(c, real) {
   let expected;
   try {
     if (c.expectError) expected = errorExpectation(c);
   } catch (err) {
-    corpusProblems++;
     console.log(`✗ ${c.name}: CORPUS: ${errorText(err)}`);
-    continue;
+    return "corpus";
   }
   if (c.expectError ? !real.stderr.includes(expected.kustomize) : !real.ok) {
-    // The corpus itself is wrong: an error- case kustomize no longer rejects for its problem, or a case that does not build.
-    corpusProblems++;
+    // The corpus itself is wrong: an error case kustomize no longer rejects for its problem, or a case that does not build.
     console.log(
       c.expectError
         ? `✗ ${c.name}: CORPUS: ${errorMismatches(expected, real, { ok: true })[0]}`
         : `✗ ${c.name}: CORPUS: real kustomize fails:\n${indent(real.stderr)}`,
     );
-    continue;
+    return "corpus";
   }
-  if (impl.error) continue;
+  if (impl.error) return "differing";
   const ours = await runOurs(impl, c);
-  if (c.unsupported) {
-    if (!ours.ok && /field "[^"]+" is not supported/.test(ours.message)) refused++;
-    else
-      console.log(
-        `✗ ${c.name}: must be refused naming the unsupported field, but ${ours.ok ? "flotilla builds it" : `fails otherwise:\n${indent(ours.message)}`}`,
-      );
-    continue;
+  const deliberate = KRUSTY_DELIBERATE[c.name];
+  if (c.unsupported || deliberate) {
+    const wanted = deliberate ?? /field "[^"]+" is not supported/;
+    if (!ours.ok && wanted.test(ours.message)) return "refused";
+    console.log(
+      `✗ ${c.name}: must be refused naming the field, but ${ours.ok ? "flotilla builds it" : `fails otherwise:\n${indent(ours.message)}`}`,
+    );
+    return "differing";
   }
   if (expected) {
     const problems = errorMismatches(expected, real, ours);
     if (problems.length === 0) {
-      identical++;
       if (opts.verbose)
         console.log(
           `✓ ${c.name} (both fail: ${expected.category})\n${indent(`kustomize: ${real.stderr}\nflotilla:  ${ours.message}`, 6)}`,
         );
-    } else
-      console.log(
-        `✗ ${c.name}: not the ${expected.category} problem kustomize reports:\n${indent(problems.join("\n"))}`,
-      );
-  } else if (real.ok && ours.ok && real.stdout.equals(ours.stdout)) {
-    identical++;
+      return "identical";
+    }
+    console.log(`✗ ${c.name}: not the ${expected.category} problem kustomize reports:\n${indent(problems.join("\n"))}`);
+    return "differing";
+  }
+  if (ours.ok && real.stdout.equals(ours.stdout)) {
     if (opts.verbose) console.log(`✓ ${c.name}`);
-  } else if (real.ok && ours.ok) {
+    return "identical";
+  }
+  if (ours.ok)
     console.log(
       `✗ ${c.name}: output differs\n${unifiedDiff(real.stdout.toString("utf8"), ours.stdout.toString("utf8")).join("\n")}`,
     );
-  } else {
-    console.log(`✗ ${c.name}: flotilla fails, kustomize builds:\n${indent(ours.message)}`);
-  }
+  else console.log(`✗ ${c.name}: flotilla fails, kustomize builds:\n${indent(ours.message)}`);
+  return "differing";
 }
 
-if (corpusProblems > 0) console.log(`parity: ${corpusProblems} corpus case(s) do not behave as their names say`);
+const started = Date.now();
+const realResults = mapLimited(cases, KUSTOMIZE_CONCURRENCY, (c) => runKustomize(bin, c));
+const tally = new Map(corpora.map((corpus) => [corpus, { identical: 0, refused: 0, differing: 0, corpus: 0 }]));
+for (const [index, c] of cases.entries()) tally.get(c.corpus)[await judge(c, await realResults[index])]++;
+
 if (opts.verbose) console.log(`parity: ${cases.length} cases in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-const compared = cases.length - unsupportedCases;
-if (unsupportedCases) console.log(`${refused}/${unsupportedCases} unsupported-feature cases refused naming the field`);
-console.log(`${identical}/${compared} identical`);
-process.exitCode = identical < compared || refused < unsupportedCases ? 1 : 0;
+let bad = 0;
+for (const corpus of corpora) {
+  if (!corpus.cases.length) continue;
+  const t = tally.get(corpus);
+  bad += t.differing + t.corpus;
+  console.log(
+    `${corpus.label}: ${corpus.cases.length} cases — ${t.identical} identical, ${t.refused} refused by name, ${t.differing} differing${t.corpus ? `, ${t.corpus} not behaving as the case says` : ""}`,
+  );
+}
+const total = cases.length;
+const same = [...tally.values()].reduce((n, t) => n + t.identical + t.refused, 0);
+console.log(`${same}/${total} identical or refused by name`);
+process.exitCode = bad ? 1 : 0;

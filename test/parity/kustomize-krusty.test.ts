@@ -1,8 +1,7 @@
 // kustomize's own test suite (sigs.k8s.io/kustomize/api/krusty, extracted by scripts/krusty-cases.sh),
 // built by the real kustomize and by ours: every build identical, every failing build failing on both
-// sides for the problem its expected-error.json names. NOT_YET lists cases flotilla still refuses by
-// name (a field it does not implement yet): each must still be refused naming the field, so the list
-// can only shrink.
+// sides for the problem its expected-error.json names, except the few where flotilla deliberately
+// refuses what kustomize silently ignores (KRUSTY_DELIBERATE, each checked to still do so).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import {
   ERROR_EXPECTATION,
   errorExpectation,
   errorMismatches,
+  KRUSTY_DELIBERATE,
   listKrustyCases,
   requireTool,
 } from "../../scripts/parity-cases.mjs";
@@ -18,16 +18,7 @@ import { buildKustomization } from "../../src/kustomize/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
 import { isFlotillaError } from "../../src/util/errors.js";
 
-const NOT_YET: Record<string, string> = {};
-
-/**
- * Cases where flotilla deliberately differs (docs/decisions/0022): it refuses, naming the field, what
- * kustomize silently ignores. Each must still fail that way.
- */
-const DELIBERATE: Record<string, RegExp> = {
-  // A ConfigMapGenerator configuration with a `labels` field: kustomize drops it unread.
-  "namereference--TestEmptyFieldSpecValue": /unknown field "labels" in a ConfigMapGenerator configuration/,
-};
+const DELIBERATE = KRUSTY_DELIBERATE;
 
 const { kustomize } = locateToolchain();
 const cases = listKrustyCases();
@@ -59,11 +50,6 @@ describe("kustomize's own test suite (api/krusty)", () => {
     if (DELIBERATE[name]) {
       expect(real.status, "real kustomize builds it").toBe(0);
       expect(mine.ok ? "flotilla builds it" : mine.message).toMatch(DELIBERATE[name]);
-      return;
-    }
-    if (NOT_YET[name]) {
-      expect(mine.ok, `${name} now builds: remove it from NOT_YET`).toBe(false);
-      expect(!mine.ok && mine.message).toMatch(/field "[^"]+" is not supported/);
       return;
     }
     if (c.expectError) {

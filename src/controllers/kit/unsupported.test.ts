@@ -36,7 +36,6 @@ describe("Flux fields flotilla does not implement", () => {
 
   it.each([
     [{ ignore: [{ paths: ["/spec/replicas"] }] }, "spec.ignore"],
-    [{ buildMetadata: ["originAnnotations"] }, "spec.buildMetadata"],
     [{ sourceRef: { kind: "ExternalArtifact", name: "a" } }, "spec.sourceRef.kind 'ExternalArtifact'"],
   ] as [Partial<KustomizationSpec>, string][])("refuses Kustomization %o as %s", (extra, named) => {
     expect(unsupportedField(ks(extra), KUSTOMIZATION_UNSUPPORTED)?.message).toMatch(

@@ -46,6 +46,14 @@ describe("building a Kustomization's objects", () => {
     );
   });
 
+  it("buildMetadata annotates each object with its origin, as Flux's generated kustomization asks kustomize to", () => {
+    const dir = artifact(files);
+    const [cm] = buildKustomizationObjects(dir, spec({ buildMetadata: ["originAnnotations"] }), {});
+    expect(cm!.metadata.annotations).toEqual({ "config.kubernetes.io/origin": "path: cm.yaml\n" });
+    const [plain] = buildKustomizationObjects(dir, spec({}), {});
+    expect(plain!.metadata.annotations).toBeUndefined();
+  });
+
   it("substituteStrategy Always substitutes even when no variable is defined; WithVariables leaves the text", () => {
     const dir = artifact(files);
     const data = (extra: Partial<KustomizationSpec>) => buildKustomizationObjects(dir, spec(extra), {})[0]!.data;

@@ -44,6 +44,8 @@ export function extendKustomization(dir: string, spec: KustomizationSpec, root: 
   ];
   if (patches.length) k.patches = [...(k.patches ?? []), ...patches];
   if (spec.images?.length) k.images = [...(k.images ?? []), ...spec.images];
+  // Flux's generator sets the kustomization's buildMetadata from the spec's.
+  if (spec.buildMetadata?.length) k.buildMetadata = [...spec.buildMetadata];
   // ignoreMissingComponents drops the spec's components that are not in the source, as Flux does. A path
   // leading out of the artifact is kept, so the confined build refuses it: dropping it would tell a tenant
   // whether something exists outside its artifact.

@@ -38,9 +38,4 @@ export const KUSTOMIZATION_UNSUPPORTED: UnsupportedField<KustomizationSpec>[] = 
       "remove spec.ignore; to stop flotilla overwriting an object annotate it " +
       "kustomize.toolkit.fluxcd.io/ssa: IfNotPresent (or Ignore)",
   },
-  {
-    field: "spec.buildMetadata",
-    find: (s) => (s.buildMetadata?.length ? "spec.buildMetadata" : undefined),
-    instead: "remove spec.buildMetadata; flotilla's kustomize does not add origin or transformer annotations",
-  },
 ];
