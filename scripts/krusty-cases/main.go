@@ -36,6 +36,7 @@ type caseFile struct {
 }
 
 type run struct {
+	sub      string
 	dir      string
 	files    map[string]string
 	wantErr  bool
@@ -50,7 +51,8 @@ type interp struct {
 	fset    *token.FileSet
 	consts  map[string]string
 	helpers map[string]*ast.FuncDecl
-	vars    map[string]string
+	vars    map[string]any // strings, and values tables.go evaluates (lists, maps, functions)
+	sub     string         // the subtest (t.Run) being interpreted, if any
 	files   map[string]string
 	runs    []*run
 	opts    map[string][]string // options variables: name -> kustomize flags
@@ -71,13 +73,23 @@ func (in *interp) str(e ast.Expr) string {
 		}
 		return s
 	case *ast.Ident:
-		if v, ok := in.vars[x.Name]; ok {
+		if v, ok := in.vars[x.Name].(string); ok {
 			return v
 		}
 		if v, ok := in.consts[x.Name]; ok {
 			return v
 		}
 		fail("unknown identifier %s", x.Name)
+	case *ast.SelectorExpr:
+		// A table row's field (tc.runPath).
+		if m, ok := in.value(x.X).(map[string]any); ok {
+			switch v := m[x.Sel.Name].(type) {
+			case string:
+				return v
+			case unevaluated:
+				fail("%s", v.reason)
+			}
+		}
 	case *ast.BinaryExpr:
 		if x.Op == token.ADD {
 			return in.str(x.X) + in.str(x.Y)
@@ -87,6 +99,16 @@ func (in *interp) str(e ast.Expr) string {
 	case *ast.CallExpr:
 		if name := callName(x); name == "string" && len(x.Args) == 1 {
 			return in.str(x.Args[0])
+		}
+		if callName(x) == "konfig.DefaultKustomizationFileName" {
+			return "kustomization.yaml"
+		}
+		if callName(x) == "fmt.Sprintf" && len(x.Args) > 0 {
+			args := []any{}
+			for _, a := range x.Args[1:] {
+				args = append(args, in.value(a))
+			}
+			return fmt.Sprintf(in.str(x.Args[0]), args...)
 		}
 		if name := callName(x); name == "filepath.Join" || name == "path.Join" {
 			parts := []string{}
@@ -149,6 +171,13 @@ func (in *interp) snapshot() map[string]string {
 }
 
 func (in *interp) call(c *ast.CallExpr) {
+	// deployment("db", "prod/db")(th): a helper's function value, called at once.
+	if inner, ok := c.Fun.(*ast.CallExpr); ok {
+		if f, ok := in.value(inner).(fnVal); ok {
+			in.invoke(f, c)
+			return
+		}
+	}
 	name := callName(c)
 	switch name {
 	case "th.WriteK", "th.WriteC":
@@ -161,14 +190,22 @@ func (in *interp) call(c *ast.CallExpr) {
 		in.files[clean(in.str(c.Args[0]))] = in.str(c.Args[1])
 	case "th.Run", "th.RunWithErr":
 		in.runs = append(in.runs, &run{
-			dir: clean(in.str(c.Args[0])), files: in.snapshot(), wantErr: name == "th.RunWithErr",
+			sub: in.sub, dir: clean(in.str(c.Args[0])), files: in.snapshot(), wantErr: name == "th.RunWithErr",
 			options: in.options(c.Args[1]),
 		})
 	case "th.AssertActualEqualsExpected", "th.AssertActualEqualsExpectedNoIdAnnotations", "t.Helper",
 		"openapi.ResetOpenAPI":
 	case "th.Reset":
 		in.files = map[string]string{}
+	case "t.Run":
+		in.subtest(c)
 	default:
+		if id, ok := c.Fun.(*ast.Ident); ok {
+			if f, ok := in.vars[id.Name].(fnVal); ok {
+				in.invoke(f, c)
+				return
+			}
+		}
 		// A helper that only runs the test it is given (runOpenApiTest(t, func(t) {...})).
 		if len(c.Args) == 2 {
 			if lit, ok := c.Args[1].(*ast.FuncLit); ok {
@@ -182,7 +219,7 @@ func (in *interp) call(c *ast.CallExpr) {
 			in.inline(fd, c)
 			return
 		}
-		fail("call %s", name)
+		fail("call %s (%s)", name, in.fset.Position(c.Pos()))
 	}
 }
 
@@ -192,7 +229,7 @@ func (in *interp) inline(fd *ast.FuncDecl, c *ast.CallExpr) {
 		fail("helper recursion")
 	}
 	saved := in.vars
-	in.vars = map[string]string{}
+	in.vars = map[string]any{}
 	for k, v := range saved {
 		in.vars[k] = v
 	}
@@ -205,7 +242,7 @@ func (in *interp) inline(fd *ast.FuncDecl, c *ast.CallExpr) {
 			if id, ok := c.Args[i].(*ast.Ident); ok && id.Name == "t" {
 				// the *testing.T, not needed
 			} else if id, ok := c.Args[i].(*ast.Ident); !ok || id.Name != "th" {
-				in.vars[n.Name] = in.str(c.Args[i])
+				in.vars[n.Name] = in.value(c.Args[i])
 			} else if n.Name != "th" {
 				fail("harness parameter not named th")
 			}
@@ -287,6 +324,7 @@ func (in *interp) stmt(s ast.Stmt) {
 		if c, ok := x.Rhs[0].(*ast.CallExpr); ok {
 			switch callName(c) {
 			case "kusttest_test.MakeHarness":
+				in.files = map[string]string{}
 				return
 			case "kusttest_test.MakeHarnessWithFs":
 				if len(c.Args) == 2 && strings.Contains(fmt.Sprint(c.Args[1]), "MakeFsInMemory") {
@@ -306,7 +344,7 @@ func (in *interp) stmt(s ast.Stmt) {
 				return
 			}
 		}
-		in.vars[lhs.Name] = in.str(x.Rhs[0])
+		in.vars[lhs.Name] = in.value(x.Rhs[0])
 	case *ast.IfStmt:
 		// Only checks of a build's error are understood; their phrases become the case's.
 		if len(in.runs) == 0 || !in.runs[len(in.runs)-1].wantErr {
@@ -320,6 +358,8 @@ func (in *interp) stmt(s ast.Stmt) {
 		}
 		last := in.runs[len(in.runs)-1]
 		last.errorHas = append(last.errorHas, errPhrases(x.Cond)...)
+	case *ast.RangeStmt:
+		in.rangeStmt(x)
 	case *ast.DeclStmt, *ast.EmptyStmt:
 		if gd, ok := x.(*ast.DeclStmt); ok {
 			for _, spec := range gd.Decl.(*ast.GenDecl).Specs {
@@ -328,7 +368,7 @@ func (in *interp) stmt(s ast.Stmt) {
 					fail("declaration")
 				}
 				for i, n := range vs.Names {
-					in.vars[n.Name] = in.str(vs.Values[i])
+					in.vars[n.Name] = in.value(vs.Values[i])
 				}
 			}
 		}
@@ -340,7 +380,7 @@ func (in *interp) stmt(s ast.Stmt) {
 func packageScope(fset *token.FileSet, files []*ast.File) (map[string]string, map[string]*ast.FuncDecl) {
 	consts := map[string]string{}
 	helpers := map[string]*ast.FuncDecl{}
-	probe := &interp{consts: consts, vars: map[string]string{}}
+	probe := &interp{consts: consts, vars: map[string]any{}}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			switch x := d.(type) {
@@ -397,7 +437,7 @@ func main() {
 			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") {
 				continue
 			}
-			in := &interp{src: filepath.Join(*src, "krusty"), fset: fset, consts: consts, helpers: helpers, vars: map[string]string{},
+			in := &interp{src: filepath.Join(*src, "krusty"), fset: fset, consts: consts, helpers: helpers, vars: map[string]any{},
 				files: map[string]string{}, opts: map[string][]string{}}
 			reason := func() (r string) {
 				defer func() {
@@ -430,8 +470,11 @@ func main() {
 			}
 			for n, r := range in.runs {
 				name := id
-				if len(in.runs) > 1 {
-					name = fmt.Sprintf("%s--%d", id, n+1)
+				if r.sub != "" {
+					name = id + "--" + subtestName(r.sub)
+				}
+				if same := runsOf(in.runs, r.sub); same > 1 {
+					name = fmt.Sprintf("%s--%d", name, n+1)
 				}
 				dir := filepath.Join(*out, name)
 				for p, content := range r.files {
@@ -440,8 +483,12 @@ func main() {
 					must(os.WriteFile(target, []byte(content), 0o644))
 				}
 				must(os.MkdirAll(filepath.Join(dir, "files", r.dir), 0o755))
+				test := fd.Name.Name
+				if r.sub != "" {
+					test += "/" + r.sub
+				}
 				meta, _ := json.MarshalIndent(caseFile{
-					Source: "sigs.k8s.io/kustomize/api/krusty/" + base, Test: fd.Name.Name, Run: n + 1,
+					Source: "sigs.k8s.io/kustomize/api/krusty/" + base, Test: test, Run: n + 1,
 					Dir: r.dir, ExpectError: r.wantErr, ErrorHas: r.errorHas, Options: r.options,
 				}, "", "  ")
 				must(os.WriteFile(filepath.Join(dir, "case.json"), append(meta, '\n'), 0o644))

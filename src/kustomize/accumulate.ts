@@ -1,5 +1,6 @@
 // Building one kustomization directory into a list of resources: its resources (files and nested
-// kustomizations), components, generators, then its transformers — recursively, as kustomize does.
+// kustomizations), its configuration, generators, components, then its transformers and vars — recursively, in
+// kustomize's order.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { generateKustomization } from "./generate-kustomization.js";
@@ -145,18 +146,6 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
     const path = loader.resolve(entry, "crds", display);
     (ctx.extraReferrals ??= []).push(...referralsFromCrdFile(path, loader, rel(path)));
   }
-  for (const entry of k.components ?? []) {
-    const path = loader.resolve(entry, "components", display);
-    if (!loader.isDirectory(path))
-      throw new KustomizeError(`${display}: components entry "${entry}" must be a directory with a kustomization`);
-    const component = loadKustomization(path, ctx);
-    if (component.k.kind !== "Component") {
-      throw new KustomizeError(
-        `${component.display}: a component must have kind: Component (apiVersion kustomize.config.k8s.io/v1alpha1)`,
-      );
-    }
-    accumulate(loader.child(path, `${display}: components entry "${entry}"`), ctx, resmap, namespace);
-  }
   const buildDir = (path: string, entry: string) =>
     accumulate(loader.child(path, `${display}: plugin configurations "${entry}"`), ctx, undefined, namespace);
   const track = ctx.trackOrigin;
@@ -171,6 +160,19 @@ export function accumulate(loader: Loader, ctx: BuildContext, base?: ResMap, par
   if (track) originOfNew(resmap, before, () => builtinOrigin(display, "HelmChartInflationGenerator"));
   const origins = track ? { display, rel, ofNew: originOfNew } : undefined;
   runPlugins("generators", k.generators, resmap, loader, display, buildDir, origins);
+  // Components come after the generators, as in kustomize: a component may patch what they made.
+  for (const entry of k.components ?? []) {
+    const path = loader.resolve(entry, "components", display);
+    if (!loader.isDirectory(path))
+      throw new KustomizeError(`${display}: components entry "${entry}" must be a directory with a kustomization`);
+    const component = loadKustomization(path, ctx);
+    if (component.k.kind !== "Component") {
+      throw new KustomizeError(
+        `${component.display}: a component must have kind: Component (apiVersion kustomize.config.k8s.io/v1alpha1)`,
+      );
+    }
+    accumulate(loader.child(path, `${display}: components entry "${entry}"`), ctx, resmap, namespace);
+  }
   runTransformers(
     k,
     resmap,

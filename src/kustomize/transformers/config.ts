@@ -14,6 +14,7 @@ const SPEC_LISTS = [
   "namePrefix",
   "nameSuffix",
   "commonLabels",
+  "labels",
   "templateLabels",
   "volumeClaimTemplateLabels",
   "commonAnnotations",
@@ -39,13 +40,19 @@ const effectivelyEquals = (existing: FieldSpec, incoming: FieldSpec) =>
  * here; Go's sort is not, which only matters for specs of one kind, none of which kustomize orders).
  */
 function mergeSpecs(into: FieldSpec[], incoming: FieldSpec[], where: string): void {
-  for (const fs of [...incoming].sort(gvkCompare)) {
+  mergeFieldSpecs(into, [...incoming].sort(gvkCompare), where);
+  into.sort(gvkCompare);
+}
+
+/** FsSlice.MergeAll alone (no sort): what kustomize does to a labels entry's own field specs. */
+export function mergeFieldSpecs(into: FieldSpec[], incoming: FieldSpec[], where: string): FieldSpec[] {
+  for (const fs of incoming) {
     const found = into.find((x) => effectivelyEquals(x, fs));
     if (!found) into.push(fs);
     else if (Boolean(found.create) !== Boolean(fs.create))
       throw new KustomizeError(`${where}: conflicting fieldspecs for path ${fs.path} (create differs)`);
   }
-  into.sort(gvkCompare);
+  return into;
 }
 
 /** Adds `other` to `into`, as kustomize's TransformerConfig.Merge. */

@@ -14,6 +14,7 @@ import {
   writeShared,
 } from "../yaml/scalar-style.js";
 import { applySpecs, type FieldSpec } from "./field-spec.js";
+import { mergeFieldSpecs } from "./config.js";
 
 const METADATA: FieldSpec = { path: "metadata/labels", create: true };
 
@@ -69,20 +70,25 @@ export function setPairs(resmap: ResMap, pairs: Record<string, string>, specs: F
   }
 }
 
-/** labels and commonLabels, over the fields the transformer configuration names (config.ts). */
+/**
+ * labels and commonLabels, over the fields the transformer configuration names (config.ts): a labels
+ * entry's own fields, then the configuration's `labels`, then selectors or templates as it asks, merged
+ * as kustomize merges field specs (one per path and kind).
+ */
 export function transformLabels(
   resmap: ResMap,
   labels: Label[] | undefined,
   commonLabels: Record<string, string> | undefined,
+  where = "kustomization.yaml",
 ): void {
   const config = resmap.transformerConfig;
   for (const label of labels ?? []) {
-    let specs: FieldSpec[] = [...(label.fields ?? [])];
-    if (label.includeSelectors) specs = [...specs, ...config.commonLabels];
+    const specs = mergeFieldSpecs([...((label.fields ?? []) as FieldSpec[])], config.labels, where);
+    if (label.includeSelectors) mergeFieldSpecs(specs, config.commonLabels, where);
     else {
-      if (label.includeTemplates) specs = [...specs, ...config.templateLabels];
-      if (label.includeVolumeClaimTemplates) specs = [...specs, ...config.volumeClaimTemplateLabels];
-      specs = [...specs, METADATA];
+      if (label.includeTemplates) mergeFieldSpecs(specs, config.templateLabels, where);
+      if (label.includeVolumeClaimTemplates) mergeFieldSpecs(specs, config.volumeClaimTemplateLabels, where);
+      mergeFieldSpecs(specs, [METADATA], where);
     }
     setPairs(resmap, label.pairs ?? {}, specs);
   }

@@ -51,7 +51,8 @@ const STEPS: Step[] = [
   },
   {
     kind: "LabelTransformer",
-    count: (k) => n(k.labels) + one(k.commonLabels),
+    // One per labels entry, and one for commonLabels whenever either is set.
+    count: (k) => (n(k.labels) || one(k.commonLabels) ? n(k.labels) + 1 : 0),
     run: (k, resmap) => transformLabels(resmap, k.labels, k.commonLabels),
   },
   {
