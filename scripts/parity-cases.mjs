@@ -53,7 +53,7 @@ export const KRUSTY_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "
  * The cases extracted from kustomize's api/krusty tests: one directory each with case.json (source file,
  * test, build directory, whether it must fail) and files/. `dir` is the directory to build.
  * @param {string} [root]
- * @returns {{ name: string, dir: string, caseDir: string, expectError: boolean, unsupported: false, enableHelm: false, source: string, test: string }[]}
+ * @returns {{ name: string, dir: string, caseDir: string, expectError: boolean, unsupported: false, enableHelm: boolean, source: string, test: string }[]}
  */
 export function listKrustyCases(root = KRUSTY_ROOT) {
   return readdirSync(root, { withFileTypes: true })
@@ -69,7 +69,8 @@ export function listKrustyCases(root = KRUSTY_ROOT) {
         caseDir,
         expectError: c.expectError,
         unsupported: false,
-        enableHelm: false,
+        // A test run with plugins on inflates helm charts (the only plugins extracted).
+        enableHelm: (c.options ?? []).includes("--enable-helm"),
         source: c.source,
         test: c.test,
       };

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +46,9 @@ type run struct {
 }
 
 type unsupported struct{ reason string }
+
+// fileSystem is a harness's file system (on disk or in memory): the case's files/ directory.
+type fileSystem struct{}
 
 type interp struct {
 	src     string // the krusty directory, for testdata files the tests read
@@ -99,6 +103,12 @@ func (in *interp) str(e ast.Expr) string {
 	case *ast.CallExpr:
 		if name := callName(x); name == "string" && len(x.Args) == 1 {
 			return in.str(x.Args[0])
+		}
+		if callName(x) == "th.GetRoot" {
+			return ""
+		}
+		if callName(x) == "th.MkDir" && len(x.Args) == 1 {
+			return in.str(x.Args[0]) // a directory under the root; made as files are written
 		}
 		if callName(x) == "konfig.DefaultKustomizationFileName" {
 			return "kustomization.yaml"
@@ -155,7 +165,9 @@ func (in *interp) options(e ast.Expr) []string {
 		case "th.MakeDefaultOptions", "th.MakeOptionsPluginsDisabled":
 			return []string{}
 		case "th.MakeOptionsPluginsEnabled":
-			fail("plugins enabled")
+			// Only helm charts are extracted with plugins on (kustomize build --enable-helm); a build
+			// that needs another plugin fails to extract later (needsPlugins).
+			return []string{"--enable-helm"}
 		}
 	}
 	fail("options expression the extractor cannot evaluate")
@@ -195,6 +207,10 @@ func (in *interp) call(c *ast.CallExpr) {
 		})
 	case "th.AssertActualEqualsExpected", "th.AssertActualEqualsExpectedNoIdAnnotations", "t.Helper",
 		"openapi.ResetOpenAPI":
+	case "copyutil.CopyDir":
+		in.copyTestdata(in.str(c.Args[1]), in.str(c.Args[2]))
+	case "th.WriteLegacyConfigs":
+		in.files[clean(in.str(c.Args[0]))] = legacyConfigs(in.src)
 	case "th.Reset":
 		in.files = map[string]string{}
 	case "t.Run":
@@ -205,6 +221,9 @@ func (in *interp) call(c *ast.CallExpr) {
 				in.invoke(f, c)
 				return
 			}
+		}
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "MkdirAll" || sel.Sel.Name == "Mkdir") {
+			return // directories are made as files are written
 		}
 		// A helper that only runs the test it is given (runOpenApiTest(t, func(t) {...})).
 		if len(c.Args) == 2 {
@@ -294,6 +313,12 @@ func (in *interp) stmt(s ast.Stmt) {
 		if n := callName(c); n == "t.Skip" || n == "t.Skipf" || n == "t.SkipNow" {
 			fail("skipped upstream")
 		}
+		if n := callName(c); n == "require.NoError" && len(c.Args) == 2 {
+			if inner, ok := c.Args[1].(*ast.CallExpr); ok {
+				in.call(inner)
+				return
+			}
+		}
 		if n := callName(c); strings.HasPrefix(n, "require.") || strings.HasPrefix(n, "assert.") {
 			if len(in.runs) > 0 && in.runs[len(in.runs)-1].wantErr {
 				last := in.runs[len(in.runs)-1]
@@ -314,6 +339,16 @@ func (in *interp) stmt(s ast.Stmt) {
 				return
 			}
 		}
+		if len(x.Lhs) == 2 && len(x.Rhs) == 1 {
+			// `yaml, err := m.AsYaml()`: printing the build's result, which `kustomize build` does too —
+			// so a test expecting that to fail is a failing build.
+			if c, ok := x.Rhs[0].(*ast.CallExpr); ok && callName(c) == "m.AsYaml" {
+				if id, ok := x.Lhs[0].(*ast.Ident); ok && id.Name == "_" && len(in.runs) > 0 {
+					in.runs[len(in.runs)-1].wantErr = true
+				}
+				return
+			}
+		}
 		if len(x.Lhs) != 1 || len(x.Rhs) != 1 {
 			fail("multiple assignment")
 		}
@@ -330,22 +365,42 @@ func (in *interp) stmt(s ast.Stmt) {
 				if len(c.Args) == 2 && strings.Contains(fmt.Sprint(c.Args[1]), "MakeFsInMemory") {
 					return
 				}
-				if ce, ok := c.Args[1].(*ast.CallExpr); ok && callName(ce) == "filesys.MakeFsInMemory" {
+				if id, ok := c.Args[1].(*ast.Ident); ok {
+					if _, ok := in.vars[id.Name].(fileSystem); ok {
+						in.files = map[string]string{}
+						return
+					}
+				}
+				// On disk or in memory, the case's files/ directory stands in for the harness's file system.
+				if ce, ok := c.Args[1].(*ast.CallExpr); ok && (callName(ce) == "filesys.MakeFsInMemory" || callName(ce) == "filesys.MakeFsOnDisk") {
+					in.files = map[string]string{}
 					return
 				}
 				fail("harness on a real file system")
 			case "kusttest_test.MakeEnhancedHarness", "kusttest_test.MakeEnhancedHarnessWithTmpRoot":
-				fail("plugin harness")
+				in.files = map[string]string{}
+				return
 			case "th.MakeDefaultOptions", "th.MakeOptionsPluginsDisabled", "th.MakeOptionsPluginsEnabled":
 				in.opts[lhs.Name] = in.options(c)
 				return
 			case "th.Run", "th.RunWithErr":
 				in.call(c)
 				return
+			case "th.GetFSys":
+				return
+			case "filesys.MakeFsOnDisk", "filesys.MakeFsInMemory":
+				in.vars[lhs.Name] = fileSystem{}
+				return
 			}
 		}
 		in.vars[lhs.Name] = in.value(x.Rhs[0])
 	case *ast.IfStmt:
+		// `if err := th.ErrIfNoHelm(); err != nil { t.Skip(...) }`: the pinned helm is always there.
+		if as, ok := x.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+			if c, ok := as.Rhs[0].(*ast.CallExpr); ok && callName(c) == "th.ErrIfNoHelm" {
+				return
+			}
+		}
 		// Only checks of a build's error are understood; their phrases become the case's.
 		if len(in.runs) == 0 || !in.runs[len(in.runs)-1].wantErr {
 			ast.Inspect(x, func(n ast.Node) bool {
@@ -360,6 +415,10 @@ func (in *interp) stmt(s ast.Stmt) {
 		last.errorHas = append(last.errorHas, errPhrases(x.Cond)...)
 	case *ast.RangeStmt:
 		in.rangeStmt(x)
+	case *ast.DeferStmt:
+		if callName(x.Call) != "th.Reset" {
+			fail("defer %s", callName(x.Call))
+		}
 	case *ast.DeclStmt, *ast.EmptyStmt:
 		if gd, ok := x.(*ast.DeclStmt); ok {
 			for _, spec := range gd.Decl.(*ast.GenDecl).Specs {
@@ -381,6 +440,22 @@ func packageScope(fset *token.FileSet, files []*ast.File) (map[string]string, ma
 	consts := map[string]string{}
 	helpers := map[string]*ast.FuncDecl{}
 	probe := &interp{consts: consts, vars: map[string]any{}}
+	// Until nothing new resolves: a constant may be the sum of others declared in later files.
+	for before := -1; before != len(consts); {
+		before = len(consts)
+		evalConsts(probe, files, consts)
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if x, ok := d.(*ast.FuncDecl); ok && x.Recv == nil && !strings.HasPrefix(x.Name.Name, "Test") {
+				helpers[x.Name.Name] = x
+			}
+		}
+	}
+	return consts, helpers
+}
+
+func evalConsts(probe *interp, files []*ast.File, consts map[string]string) {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			switch x := d.(type) {
@@ -397,14 +472,9 @@ func packageScope(fset *token.FileSet, files []*ast.File) (map[string]string, ma
 						}()
 					}
 				}
-			case *ast.FuncDecl:
-				if x.Recv == nil && !strings.HasPrefix(x.Name.Name, "Test") {
-					helpers[x.Name.Name] = x
-				}
 			}
 		}
 	}
-	return consts, helpers
 }
 
 func main() {
@@ -464,6 +534,10 @@ func main() {
 				skipped[id] = net
 				continue
 			}
+			if p := needsPlugins(in.runs); p != "" {
+				skipped[id] = p
+				continue
+			}
 			if esc := escapesRoot(in.runs); esc != "" {
 				skipped[id] = esc
 				continue
@@ -509,10 +583,27 @@ func main() {
 func needsNetwork(runs []*run) string {
 	for _, r := range runs {
 		for p, content := range r.files {
-			if path.Base(p) == "kustomization.yaml" && (strings.Contains(content, "https://") || strings.Contains(content, "http://")) {
+			if path.Base(p) == "kustomization.yaml" && (strings.Contains(content, "https://") || strings.Contains(content, "http://") || strings.Contains(content, "oci://")) {
 				return "needs the network (" + p + " loads a URL)"
 			}
 		}
+	}
+	return ""
+}
+
+// needsPlugins names a build run with plugins enabled that does not inflate helm charts: an exec or Go
+// plugin, which flotilla never runs and kustomize cannot run without them being built.
+func needsPlugins(runs []*run) string {
+	for _, r := range runs {
+		if len(r.options) == 0 {
+			continue
+		}
+		for p, content := range r.files {
+			if path.Base(p) == "kustomization.yaml" && (strings.Contains(content, "helmCharts:") || strings.Contains(content, "helmChartInflationGenerator:")) {
+				return ""
+			}
+		}
+		return "plugins enabled for a build without helm charts (an exec or Go plugin)"
 	}
 	return ""
 }
@@ -543,6 +634,65 @@ func escapesRoot(runs []*run) string {
 		}
 	}
 	return ""
+}
+
+// legacyConfigs is what th.WriteLegacyConfigs writes: kustomize's default field specs, every section
+// of internal/konfig/builtinpluginconsts one after another (the harness ranges over a Go map, so its
+// order varies; kustomize sorts each section when it loads the file, so any order builds the same).
+func legacyConfigs(krusty string) string {
+	dir := filepath.Join(krusty, "..", "internal", "konfig", "builtinpluginconsts")
+	fset := token.NewFileSet()
+	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var files []*ast.File
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, 0)
+		must(err)
+		files = append(files, f)
+	}
+	consts, _ := packageScope(fset, files)
+	src, err := os.ReadFile(filepath.Join(dir, "defaultconfig.go"))
+	must(err)
+	byKey := map[string]string{}
+	for _, m := range regexp.MustCompile(`result\["(\w+)"\] = (\w+)`).FindAllStringSubmatch(string(src), -1) {
+		byKey[m[1]] = m[2]
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out strings.Builder
+	for _, k := range keys {
+		v, ok := consts[byKey[k]]
+		if !ok {
+			fail("builtinpluginconsts has no %s", byKey[k])
+		}
+		out.WriteString(v)
+	}
+	return out.String()
+}
+
+// copyTestdata copies a directory of the krusty package's testdata into the case (copyutil.CopyDir).
+func (in *interp) copyTestdata(from, to string) {
+	if !strings.HasPrefix(path.Clean(from), "testdata/") {
+		fail("copies %s", from)
+	}
+	root := filepath.Join(in.src, from)
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		data, err := os.ReadFile(p)
+		in.files[clean(path.Join(to, filepath.ToSlash(rel)))] = string(data)
+		return err
+	})
+	if err != nil {
+		fail("copies %s: %v", from, err)
+	}
 }
 
 func must(err error) {

@@ -11,21 +11,27 @@ import {
   errorExpectation,
   errorMismatches,
   KRUSTY_DELIBERATE,
+  kustomizeArgs,
   listKrustyCases,
   requireTool,
 } from "../../scripts/parity-cases.mjs";
 import { buildKustomization } from "../../src/kustomize/index.js";
+import { locateHelm } from "../../src/binaries/helm/index.js";
 import { locateToolchain } from "../../src/local/toolchain.js";
 import { isFlotillaError } from "../../src/util/errors.js";
 
 const DELIBERATE = KRUSTY_DELIBERATE;
 
 const { kustomize } = locateToolchain();
+const helm = locateHelm();
 const cases = listKrustyCases();
 
-async function ours(dir: string) {
+async function ours(dir: string, enableHelm: boolean) {
   try {
-    return { ok: true as const, out: await buildKustomization(dir) };
+    return {
+      ok: true as const,
+      out: await buildKustomization(dir, enableHelm ? { enableHelm, helmCommand: helm } : {}),
+    };
   } catch (err) {
     return {
       ok: false as const,
@@ -45,8 +51,9 @@ describe("kustomize's own test suite (api/krusty)", () => {
 
   it.each(cases.map((c) => [c.name, c] as const))("%s", async (name, c) => {
     requireTool("kustomize", kustomize);
-    const real = spawnSync(kustomize, ["build", c.dir], { encoding: "utf8" });
-    const mine = await ours(c.dir);
+    if (c.enableHelm) requireTool("helm", helm);
+    const real = spawnSync(kustomize, kustomizeArgs(c, helm), { encoding: "utf8" });
+    const mine = await ours(c.dir, c.enableHelm);
     if (DELIBERATE[name]) {
       expect(real.status, "real kustomize builds it").toBe(0);
       expect(mine.ok ? "flotilla builds it" : mine.message).toMatch(DELIBERATE[name]);

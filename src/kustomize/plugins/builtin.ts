@@ -103,6 +103,11 @@ const BUILTINS: Record<string, { fields: string[]; generator?: boolean; run: Run
     run: (c, r, l, where) =>
       runGenerators({ configMapGenerator: [generatorArgs(c)] } as KustomizationFile, r, l, where),
   },
+  IAMPolicyGenerator: {
+    fields: ["cloud", "kubernetesService", "serviceAccount"],
+    generator: true,
+    run: (c, r, _l, where) => generateIamPolicy(c, r, where),
+  },
   SecretGenerator: {
     fields: [...GENERATOR_ARGS, "type"],
     generator: true,
@@ -110,11 +115,29 @@ const BUILTINS: Record<string, { fields: string[]; generator?: boolean; run: Run
   },
 };
 
+/** kustomize's IAMPolicyGenerator: a ServiceAccount bound to a GKE service account (Workload Identity). */
+function generateIamPolicy(c: JsonObject, resmap: ResMap, where: string): void {
+  if (c.cloud !== "gke")
+    throw new KustomizeError(`${where}: cloud provider ${String(c.cloud ?? "")} not supported yet`);
+  const ks = (c.kubernetesService ?? {}) as JsonObject;
+  const sa = (c.serviceAccount ?? {}) as JsonObject;
+  const metadata: JsonObject = {
+    annotations: {
+      "iam.gke.io/gcp-service-account": `${String(sa.name ?? "")}@${String(sa.projectId ?? "")}.iam.gserviceaccount.com`,
+    },
+    name: String(ks.name ?? ""),
+  };
+  if (ks.namespace) metadata.namespace = String(ks.namespace);
+  resmap.add(
+    { obj: { apiVersion: "v1", kind: "ServiceAccount", metadata }, origin: { file: where, index: 0 }, previous: [] },
+    where,
+  );
+}
+
 /** Builtins kustomize has that flotilla does not run, with what to do instead. */
 const NOT_BUILTIN_HERE: Record<string, string> = {
   HashTransformer: "content hashes are added to generated objects already",
   ValueAddTransformer: "use a ReplacementTransformer or the replacements field",
-  IAMPolicyGenerator: "write the ServiceAccount it would generate as a resource",
   HelmChartInflationGenerator: "use the helmCharts field (with --enable-helm)",
 };
 
