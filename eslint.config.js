@@ -19,6 +19,7 @@ const layers = {
   local: ["kube", "binaries", "util", "api"],
   install: ["api", "util", "kube"],
   controllers: ["runtime", "sources", "kustomize", "ssa", "kube", "binaries", "util", "api"],
+  fleet: ["controllers", "runtime", "sources", "kustomize", "ssa", "kube", "binaries", "util", "api"],
   demo: [
     "controllers",
     "local",

@@ -1,6 +1,7 @@
 // Every CRD flotilla's controllers watch, in one list: the manager's --install-crds, `flotilla
-// install` and the demo all install exactly this set (a shorter copy once left a controller unable
-// to start).
+// install` and the demo all install exactly servedCrds() (a shorter copy once left a controller
+// unable to start); fluxCrds() is Flux's part of it, compared field for field with Flux's CRDs.
+import { clusterCrd } from "./fleet/cluster.js";
 import { helmReleaseCrd } from "./helm/helmrelease.js";
 import type { KubeObject } from "./meta/object.js";
 import { kustomizationCrd } from "./kustomize/kustomization.js";
@@ -11,4 +12,9 @@ export function fluxCrds(): KubeObject[] {
   return [gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd(), helmReleaseCrd()].map(
     (crd) => crd as unknown as KubeObject,
   );
+}
+
+/** Every CRD flotilla serves: Flux's kinds and the fleet's (fleet.flotilla.dev). */
+export function servedCrds(): KubeObject[] {
+  return [...fluxCrds(), clusterCrd() as unknown as KubeObject];
 }

@@ -40,6 +40,7 @@ export interface ServedKind extends KindEntry {
 export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
 export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
 export const HELM_GROUP = "helm.toolkit.fluxcd.io";
+export const FLEET_GROUP = "fleet.flotilla.dev";
 
 const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
 const READY_COLUMNS: PrinterColumn[] = [
@@ -121,6 +122,22 @@ export const SERVED_KINDS = {
       { name: "v2beta1", served: true, storage: false, deprecated: true },
     ],
     columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  Cluster: {
+    group: FLEET_GROUP,
+    kind: "Cluster",
+    plural: "clusters",
+    singular: "cluster",
+    shortNames: ["fcl"],
+    categories: ["flotilla"],
+    scope: "Namespaced",
+    versions: [{ name: "v1alpha1", served: true, storage: true }],
+    columns: [
+      { name: "Version", type: "string", jsonPath: ".status.kubernetesVersion" },
+      { name: "Nodes", type: "integer", jsonPath: ".status.nodeCount" },
+      AGE_COLUMN,
+      ...READY_COLUMNS,
+    ],
   },
 } satisfies Record<string, ServedKind>;
 

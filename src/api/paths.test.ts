@@ -30,9 +30,9 @@ describe("API paths from the table of kinds", () => {
     expect(apiPath({ group: "", version: "v1" })).toBe("/api/v1");
   });
 
-  it("gives every served kind exactly one stored version, Flux's (v2 for HelmRelease, else v1), among the served ones", () => {
+  it("gives every served kind exactly one stored version, Flux's (v2 for HelmRelease, else v1; the fleet's v1alpha1), among the served ones", () => {
     for (const kind of Object.values(SERVED_KINDS)) {
-      const stored = kind.kind === "HelmRelease" ? "v2" : "v1";
+      const stored = kind.kind === "HelmRelease" ? "v2" : kind.group === "fleet.flotilla.dev" ? "v1alpha1" : "v1";
       expect(kind.versions.filter((v) => v.storage).map((v) => v.name)).toEqual([stored]);
       expect(kind.versions.every((v) => v.served)).toBe(true);
     }

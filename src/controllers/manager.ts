@@ -53,6 +53,11 @@ export interface ManagerOptions {
   strictSubstitutions?: boolean;
   /** --artifact-max-size, --artifact-max-files (defaults: 1 GiB, 100000). */
   artifactLimits?: ArtifactLimits;
+  /**
+   * Controllers of layers above this one (the fleet's), decided once this process leads: they may ask
+   * the cluster what it serves (Kamaji's CRD).
+   */
+  extraControllers?: (cluster: Cluster) => Promise<ControllerSetup[]>;
   /** Install the CRDs first (convenient for the local fleet; `flotilla install` is the normal way). */
   installCrds: boolean;
   log: Logger;
@@ -121,7 +126,8 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
-    controllers = CONTROLLERS.map((setup) => createController(setup, deps, shared));
+    const setups = [...CONTROLLERS, ...((await o.extraControllers?.(cluster)) ?? [])];
+    controllers = setups.map((setup) => createController(setup, deps, shared));
     for (const c of controllers) await c.start();
     o.log.info("controllers started", { artifactServer: artifactServer.url, identity });
   };

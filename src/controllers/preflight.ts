@@ -1,7 +1,7 @@
 // What the controller needs on its cluster before it can run, checked once at start so a fresh
 // cluster gets one line saying what is missing and how to fix it — not a leader election retried for
 // ever on `namespaces "flux-system" not found`. With --install-crds it creates what it needs.
-import { fluxCrds } from "../api/flux-crds.js";
+import { servedCrds } from "../api/flux-crds.js";
 import { SERVED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
 import type { Cluster } from "../kube/cluster.js";
@@ -32,13 +32,13 @@ async function exists(cluster: Cluster, path: string): Promise<boolean> {
 export async function preflight(cluster: Cluster, o: PreflightOptions): Promise<void> {
   const where = cluster.client.cluster;
   if (o.installCrds) {
-    for (const crd of fluxCrds()) await cluster.apply(crd, "flotilla", { force: true });
+    for (const crd of servedCrds()) await cluster.apply(crd, "flotilla", { force: true });
   } else {
     const missing = [];
     for (const kind of Object.values(SERVED_KINDS)) if (!(await exists(cluster, pathOf(kind)))) missing.push(kind.kind);
     if (missing.length)
       throw new PreflightError(
-        `${where}: the Flux CRDs are not installed (no ${missing.join(", ")}): run \`flotilla install\`, or start the controller with --install-crds`,
+        `${where}: flotilla's CRDs are not installed (no ${missing.join(", ")}): run \`flotilla install\`, or start the controller with --install-crds`,
       );
   }
   if (!o.leaderElection) return;

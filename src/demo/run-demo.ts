@@ -6,7 +6,7 @@
 // tenant installs an add-on chart from a loopback chart repository with the real helm, the release
 // stored in the tenant's own cluster.
 import { randomBytes } from "node:crypto";
-import { fluxCrds } from "../api/flux-crds.js";
+import { servedCrds } from "../api/flux-crds.js";
 import { HELM_GROUP, KUSTOMIZE_GROUP, SERVED_KINDS, SOURCE_GROUP, USED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
 import { startManager } from "../controllers/manager.js";
@@ -82,7 +82,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     view.step(`Git: ${repo.url} (basic auth), commit ${sha.slice(0, 7)} with apps/podinfo and clusters/{${names}}`);
 
     // The objects first, then the controllers: on a re-run they never see the last run's dead Git URL.
-    for (const crd of fluxCrds()) await mgmt.apply(crd, FIELD_MANAGER, { force: true });
+    for (const crd of servedCrds()) await mgmt.apply(crd, FIELD_MANAGER, { force: true });
     await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "HelmRepository" }, 30_000);

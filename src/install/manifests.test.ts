@@ -12,6 +12,7 @@ describe("flotilla install's manifests", () => {
       "helmcharts.source.toolkit.fluxcd.io",
       "kustomizations.kustomize.toolkit.fluxcd.io",
       "helmreleases.helm.toolkit.fluxcd.io",
+      "clusters.fleet.flotilla.dev",
     ]);
   });
 

@@ -1,7 +1,7 @@
 // Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
 // artifact Service and the controller Deployment.
-import { fluxCrds } from "../api/flux-crds.js";
+import { servedCrds } from "../api/flux-crds.js";
 import type { KubeObject } from "../api/meta/object.js";
 
 export const DEFAULT_IMAGE = "ghcr.io/flotilla-dev/flotilla";
@@ -37,7 +37,7 @@ export function installManifests(o: InstallOptions): KubeObject[] {
       : []),
   ];
   return [
-    ...fluxCrds(),
+    ...servedCrds(),
     { apiVersion: "v1", kind: "Namespace", metadata: { name: o.namespace, labels } },
     { apiVersion: "v1", kind: "ServiceAccount", metadata: meta("flotilla-controller") },
     {

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { fluxCrds } from "../../src/api/flux-crds.js";
+import { servedCrds } from "../../src/api/flux-crds.js";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { pathOf } from "../../src/api/paths.js";
@@ -31,8 +31,8 @@ export async function createFluxObjects(cluster: Cluster, file: string, ns: stri
 
 /** Flux's CRDs on `cluster`, served (a test file may run before any other has installed them). */
 export async function ensureFluxCrds(cluster: Cluster): Promise<void> {
-  for (const crd of fluxCrds()) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const crd of fluxCrds() as unknown as {
+  for (const crd of servedCrds()) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
+  for (const crd of servedCrds() as unknown as {
     spec: { group: string; names: { kind: string }; versions: { name: string; storage: boolean }[] };
   }[])
     await cluster.discovery.waitForMapping(

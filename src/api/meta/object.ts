@@ -12,8 +12,18 @@ export interface ObjectMeta {
   deletionTimestamp?: string;
   creationTimestamp?: string | null;
   finalizers?: string[];
+  ownerReferences?: OwnerReference[];
   managedFields?: ManagedFieldsEntry[];
   [key: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
 }
 
 export interface ManagedFieldsEntry {

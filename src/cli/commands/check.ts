@@ -4,7 +4,7 @@
 // flotilla controller may be a process beside the cluster (a local fleet), so liveness is read where
 // both kinds leave it: the leader-election Lease, renewed within its lease duration.
 import { Command } from "commander";
-import { fluxCrds } from "../../api/flux-crds.js";
+import { servedCrds } from "../../api/flux-crds.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { failure, step, success } from "../output.js";
@@ -77,7 +77,7 @@ export function checkCommand(): Command {
     }
 
     step("checking crds");
-    for (const want of fluxCrds()) {
+    for (const want of servedCrds()) {
       const name = want.metadata.name;
       try {
         const crd = await cluster.client.get<Crd>(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);

@@ -4,6 +4,7 @@ import { parseFeatureGates } from "../../controllers/feature-gates.js";
 import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kubeconfig.js";
 import { inClusterEndpoint, isInCluster } from "../../kube/in-cluster.js";
 import { startManager } from "../../controllers/manager.js";
+import { fleetControllers } from "../../fleet/controllers.js";
 import { createLogger, type Level } from "../../runtime/logger.js";
 import { KubeconfigError } from "../../kube/errors.js";
 import { UsageError } from "../errors.js";
@@ -69,6 +70,13 @@ export function controllerCommand(): Command {
       "comma-separated Name=true|false; StrictPostBuildSubstitutions (default true) fails a Kustomization on an unset ${var}",
     )
     .addOption(goBoolOption("--install-crds", "install the CRDs before starting (useful against a local fleet)", false))
+    .addOption(
+      goBoolOption(
+        "--kamaji-discovery",
+        "make a fleet Cluster of every Kamaji TenantControlPlane (when Kamaji's CRD is served)",
+        true,
+      ),
+    )
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
     .action(async (opts, cmd: Command) => {
       // Flags first: a mistyped flag is reported before anything touches a cluster. Outside a cluster the
@@ -126,6 +134,7 @@ export function controllerCommand(): Command {
         strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
         artifactLimits: flags.artifactLimits,
         installCrds: opts.installCrds,
+        extraControllers: (cluster) => fleetControllers(cluster, { kamajiDiscovery: opts.kamajiDiscovery === true }),
         log,
       });
       log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });

@@ -1,5 +1,5 @@
 // `flotilla get`: the statuses of Flux objects, as `flux get` prints them — sources git|helm|chart|all,
-// kustomizations (ks), helmreleases (hr) and all — with Flux's flags (-A, --no-header, -w,
+// kustomizations (ks), helmreleases (hr) and all — and of the fleet's clusters — with Flux's flags (-A, --no-header, -w,
 // --status-selector, -l, --show-source) and kubectl's `-o json|yaml`.
 import { Command, Option } from "commander";
 import { addClusterFlags, clusterOf } from "../cluster-flags.js";
@@ -69,6 +69,7 @@ export function getCommand(): Command {
   return new Command("get")
     .description("Get the resources and their status")
     .addCommand(sources)
+    .addCommand(kindCommand("clusters", ["cluster"], GET_KINDS.Cluster, "  flotilla get clusters -A"))
     .addCommand(
       kindCommand(
         "kustomizations",

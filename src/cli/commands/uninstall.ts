@@ -3,7 +3,7 @@
 // Flux object (so deleting them deletes nothing else: applied objects stay, Helm releases stay
 // installed), then the CRDs (which takes the Flux objects with them), then the namespace.
 import { Command } from "commander";
-import { fluxCrds } from "../../api/flux-crds.js";
+import { servedCrds } from "../../api/flux-crds.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { installManifests } from "../../install/manifests.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -54,7 +54,7 @@ export function uninstallCommand(): Command {
     for (const o of components.reverse()) await del(o);
 
     step("deleting toolkit.fluxcd.io finalizers in all namespaces");
-    const crds = fluxCrds() as unknown as {
+    const crds = servedCrds() as unknown as {
       metadata: { name: string };
       spec: { group: string; names: { kind: string; plural: string }; versions: { name: string; storage: boolean }[] };
     }[];
@@ -76,7 +76,7 @@ export function uninstallCommand(): Command {
     }
 
     step("deleting toolkit.fluxcd.io custom resource definitions");
-    for (const crd of fluxCrds()) await del(crd);
+    for (const crd of servedCrds()) await del(crd);
 
     if (!f.keepNamespace) {
       step(`deleting namespace ${f.namespace}`);

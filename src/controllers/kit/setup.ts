@@ -3,7 +3,13 @@
 // the shared dependencies — so the manager (and a test) starts controllers from a list.
 import type { Cluster } from "../../kube/cluster.js";
 import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
-import { Controller, type ControllerOptions, type Reconciler, type Watch } from "../../runtime/controller.js";
+import {
+  Controller,
+  type ControllerOptions,
+  type Predicate,
+  type Reconciler,
+  type Watch,
+} from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import type { Storage } from "../../sources/artifact/storage.js";
@@ -41,6 +47,8 @@ export interface ControllerSetup<D = ControllerDeps> {
   kind: GroupVersionKind;
   /** Other kinds whose changes queue this kind's objects. */
   watches?: Watch[];
+  /** Which updates of the kind's own objects queue them (default: generation, reconcile request, deletion). */
+  predicates?: Predicate[];
   /** Informer indexes the watches look objects up by. */
   indexes?: Record<string, (obj: KubeObject) => string[]>;
   reconciler(deps: D): Reconciler;
@@ -57,6 +65,7 @@ export function createController<D>(setup: ControllerSetup<D>, deps: D, options:
     name: setup.name,
     kind: setup.kind,
     watches: setup.watches,
+    ...(setup.predicates ? { predicates: setup.predicates } : {}),
     reconciler: setup.reconciler(deps),
   });
   for (const [name, index] of Object.entries(setup.indexes ?? {})) controller.informer.addIndex(name, index);

@@ -39,6 +39,8 @@ export interface GetKind {
   entry: KindEntry;
   /** Whether the kind has a SOURCE column under --show-source. */
   hasSource: boolean;
+  /** The REVISION column's header where the kind shows something else there (a cluster's Kubernetes version). */
+  revisionHeader?: string;
   /** REVISION and MESSAGE of one object. */
   revisionAndMessage(o: FluxObject, ready: { status: string; message: string }): [revision: string, message: string];
   source?(o: FluxObject): string;
@@ -96,6 +98,16 @@ export const GET_KINDS = {
     ],
     source: (o) => ref(o, o.spec?.chartRef ?? o.spec?.chart?.spec?.sourceRef),
   },
+  // flotilla's fleet: a cluster's Kubernetes version where Flux's kinds show a revision.
+  Cluster: {
+    entry: SERVED_KINDS.Cluster,
+    hasSource: false,
+    revisionHeader: "Version",
+    revisionAndMessage: (o, r) => [
+      String((o.status as { kubernetesVersion?: string } | undefined)?.kubernetesVersion ?? ""),
+      r.message,
+    ],
+  },
 } satisfies Record<string, GetKind>;
 
 export function headersOf(k: GetKind, o: RowOptions): string[] {
@@ -103,7 +115,7 @@ export function headersOf(k: GetKind, o: RowOptions): string[] {
     ...(o.allNamespaces ? ["Namespace"] : []),
     "Name",
     ...(k.hasSource && o.showSource ? ["Source"] : []),
-    "Revision",
+    k.revisionHeader ?? "Revision",
     "Suspended",
     "Ready",
     "Message",

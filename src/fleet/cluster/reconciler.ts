@@ -1,0 +1,88 @@
+// The Cluster reconciler: reads the kubeconfig Secret (every time, so a rotated kubeconfig is used at
+// once), probes the cluster, and writes what it saw — Ready, Kubernetes version, node count, last
+// probe — then probes again after spec.interval. A Cluster discovered from a Kamaji
+// TenantControlPlane is Ready only while that plane says it is Ready too.
+import { CLUSTER_DEFAULT_INTERVAL, type FleetCluster } from "../../api/fleet/cluster.js";
+import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { NotFoundError } from "../../kube/errors.js";
+import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { EventRecorder } from "../../runtime/events.js";
+import { parseDuration } from "../../util/duration.js";
+import { asFailure, ReconcileFailure } from "../../controllers/kit/failure.js";
+import { Finisher } from "../../controllers/kit/finish.js";
+import { ReconciledObjects } from "../../controllers/kit/objects.js";
+import type { Success } from "../../controllers/kit/outcome.js";
+import { targetCluster } from "../../controllers/kustomization/target-cluster.js";
+import { probeCluster } from "./probe.js";
+
+/** The TenantControlPlane a discovered Cluster stands for, from its controller owner reference. */
+export function ownerTenantControlPlane(c: FleetCluster): string | undefined {
+  return c.metadata.ownerReferences?.find((o) => o.kind === USED_KINDS.TenantControlPlane.kind && o.controller)?.name;
+}
+
+export class ClusterReconciler implements Reconciler {
+  private readonly objects: ReconciledObjects<FleetCluster>;
+  private readonly finisher: Finisher<FleetCluster>;
+
+  constructor(
+    private readonly cluster: Cluster,
+    events: EventRecorder,
+  ) {
+    this.objects = new ReconciledObjects(cluster);
+    this.finisher = new Finisher(this.objects, events);
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const path = pathOf(SERVED_KINDS.Cluster, req.namespace, req.name);
+    const c = await this.objects.read(path, ctx.cached);
+    if (!c || c.metadata.deletionTimestamp) return;
+    if (c.spec.suspend) return this.finisher.suspended(c, path, ctx);
+    const intervalMs = parseDuration(c.spec.interval ?? CLUSTER_DEFAULT_INTERVAL);
+    const timing = { intervalMs, retryIntervalMs: intervalMs };
+    const conditions = c.status?.conditions ?? [];
+    const lastProbeTime = new Date().toISOString();
+    try {
+      await this.tenantControlPlaneReady(c);
+      const target = await targetCluster(
+        this.cluster,
+        { metadata: c.metadata, spec: { kubeConfig: c.spec.kubeConfig } },
+        undefined,
+      );
+      const seen = await probeCluster(target);
+      const outcome: Success = {
+        reason: "ClusterReady",
+        message: `Kubernetes ${seen.kubernetesVersion}, ${seen.nodeCount} node${seen.nodeCount === 1 ? "" : "s"}`,
+      };
+      return this.finisher.finish(c, path, ctx, { outcome, conditions, status: { ...seen, lastProbeTime }, timing });
+    } catch (err) {
+      const outcome = asFailure(err, (m) => new ReconcileFailure("ProbeFailed", m));
+      return this.finisher.finish(c, path, ctx, { outcome, conditions, status: { lastProbeTime }, timing });
+    }
+  }
+
+  /** A Kamaji plane that is not Ready makes its Cluster not Ready, whatever a probe would say. */
+  private async tenantControlPlaneReady(c: FleetCluster): Promise<void> {
+    const tcp = ownerTenantControlPlane(c);
+    if (!tcp) return;
+    let status: string | undefined;
+    try {
+      const obj = await this.cluster.client.get<{
+        status?: { kubernetesResources?: { version?: { status?: string } } };
+      }>(pathOf(USED_KINDS.TenantControlPlane, c.metadata.namespace, tcp));
+      status = obj.status?.kubernetesResources?.version?.status;
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      throw new ReconcileFailure(
+        "TenantControlPlaneNotFound",
+        `TenantControlPlane ${c.metadata.namespace}/${tcp} is gone`,
+      );
+    }
+    if (status !== "Ready")
+      throw new ReconcileFailure(
+        "TenantControlPlaneNotReady",
+        `TenantControlPlane ${c.metadata.namespace}/${tcp} is not Ready (status.kubernetesResources.version.status: ${status ?? "unset"})`,
+      );
+  }
+}
