@@ -168,4 +168,57 @@ describe("fleet clusters discovered from Kamaji", () => {
     expect(r.reason).toBe("ClusterUnreachable");
     expect(r.message).toContain("does not answer");
   }, 120_000);
+
+  it("create cluster writes the kubeconfig Secret and a Cluster that becomes Ready; --export never prints the kubeconfig", async () => {
+    const args = [
+      "--label",
+      `${SHARD}=${ns},region=eu-central-1`,
+      "-n",
+      ns,
+      "--kubeconfig",
+      plane("management").kubeconfig,
+    ];
+    const exported = await runCli([
+      "create",
+      "cluster",
+      "tenant2",
+      "--cluster-kubeconfig",
+      plane("tenant2").kubeconfig,
+      ...args,
+      "--export",
+    ]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain("kind: Cluster");
+    expect(exported.stdout).not.toMatch(/Secret|client-key-data|client-certificate-data|token/);
+    expect(await getCluster("tenant2")).toBeUndefined(); // --export writes nothing
+    const created = await runCli([
+      "create",
+      "cluster",
+      "tenant2",
+      "--cluster-kubeconfig",
+      plane("tenant2").kubeconfig,
+      ...args,
+    ]);
+    expect(created.stderr).toContain("✔ cluster tenant2 is ready: Kubernetes v");
+    expect(created.code).toBe(0);
+    expect(created.stdout + created.stderr).not.toMatch(/client-key-data|BEGIN/);
+    const c = await getCluster("tenant2");
+    expect(c!.metadata.labels).toMatchObject({ region: "eu-central-1" });
+    const secret = await mgmt.client.get<{ data: Record<string, string> }>(
+      pathOf(USED_KINDS.Secret, ns, "tenant2-kubeconfig"),
+    );
+    expect(Buffer.from(secret.data.value!, "base64").toString("utf8")).toContain("kind: Config");
+    // Bad input loses nothing: an unreadable kubeconfig is refused before anything is written.
+    const bad = await runCli([
+      "create",
+      "cluster",
+      "broken",
+      "--cluster-kubeconfig",
+      "/nonexistent/kubeconfig",
+      ...args,
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--cluster-kubeconfig /nonexistent/kubeconfig");
+    expect(await getCluster("broken")).toBeUndefined();
+  }, 180_000);
 });

@@ -2,6 +2,7 @@
 // byte-identical to flux's for the same flags (test/unit/create-export-parity.test.ts holds flux's
 // goldens); without it the object is applied and waited for until Ready.
 import { Command } from "commander";
+import { clusterCommand } from "./create/create-cluster.js";
 import { sourceCommands } from "./create/create-sources.js";
 import { secretCommands, tenantCommand } from "./create/create-tenant-secrets.js";
 import { workloadCommands } from "./create/create-workloads.js";
@@ -11,7 +12,8 @@ export function createCommand(): Command {
     .description("Create or update sources and resources (print them with --export)")
     .addCommand(sourceCommands())
     .addCommand(tenantCommand())
-    .addCommand(secretCommands());
+    .addCommand(secretCommands())
+    .addCommand(clusterCommand());
   for (const c of workloadCommands()) cmd.addCommand(c);
   return cmd;
 }
