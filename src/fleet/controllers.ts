@@ -6,6 +6,7 @@ import type { Cluster } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
 import type { ControllerSetup } from "../controllers/kit/setup.js";
 import { clusterController } from "./cluster/setup.js";
+import { fleetKustomizationController } from "./fleetkustomization/setup.js";
 import { kamajiDiscoveryController } from "./kamaji/discovery.js";
 
 export async function kamajiServed(cluster: Cluster): Promise<boolean> {
@@ -24,5 +25,9 @@ export async function fleetControllers(
   options: { kamajiDiscovery: boolean },
 ): Promise<ControllerSetup[]> {
   const kamaji = options.kamajiDiscovery && (await kamajiServed(cluster));
-  return [clusterController(kamaji), ...(kamaji ? [kamajiDiscoveryController] : [])] as ControllerSetup[];
+  return [
+    clusterController(kamaji),
+    ...(kamaji ? [kamajiDiscoveryController] : []),
+    fleetKustomizationController,
+  ] as ControllerSetup[];
 }

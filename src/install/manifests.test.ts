@@ -13,6 +13,7 @@ describe("flotilla install's manifests", () => {
       "kustomizations.kustomize.toolkit.fluxcd.io",
       "helmreleases.helm.toolkit.fluxcd.io",
       "clusters.fleet.flotilla.dev",
+      "fleetkustomizations.fleet.flotilla.dev",
     ]);
   });
 

@@ -72,6 +72,14 @@ export function getCommand(): Command {
     .addCommand(kindCommand("clusters", ["cluster"], GET_KINDS.Cluster, "  flotilla get clusters -A"))
     .addCommand(
       kindCommand(
+        "fleetkustomizations",
+        ["fleetkustomization", "fks"],
+        GET_KINDS.FleetKustomization,
+        "  flotilla get fks -n fleet",
+      ),
+    )
+    .addCommand(
+      kindCommand(
         "kustomizations",
         ["kustomization", "ks"],
         GET_KINDS.Kustomization,

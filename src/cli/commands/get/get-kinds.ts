@@ -108,6 +108,16 @@ export const GET_KINDS = {
       r.message,
     ],
   },
+  // A fleet kind: how many of its clusters are ready where Flux's kinds show a revision.
+  FleetKustomization: {
+    entry: SERVED_KINDS.FleetKustomization,
+    hasSource: false,
+    revisionHeader: "Clusters",
+    revisionAndMessage: (o, r) => {
+      const counts = (o.status as { counts?: { ready: number; total: number } } | undefined)?.counts;
+      return [counts ? `${counts.ready}/${counts.total}` : "", r.message];
+    },
+  },
 } satisfies Record<string, GetKind>;
 
 export function headersOf(k: GetKind, o: RowOptions): string[] {

@@ -1,0 +1,91 @@
+// FleetKustomization (fleet.flotilla.dev/v1alpha1): one Kustomization spec fanned out to every Cluster a
+// selector matches — a child Kustomization per cluster, `<name>-<cluster>` in the same namespace, applying
+// to that cluster through its kubeconfig Secret, with the cluster's values for postBuild substitution.
+import type { KubeObject } from "../meta/object.js";
+import type { Condition } from "../meta/conditions.js";
+import type { KustomizationSpec } from "../kustomize/kustomization.js";
+import { kustomizationSchemas } from "../kustomize/kustomization-schema.js";
+import { arr, bool, condition, crdFor, int, obj, str, strMap } from "../crd.js";
+import { SERVED_KINDS } from "../kinds.js";
+
+export interface ClusterSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; values?: string[] }[];
+  /** Clusters chosen by name, besides those the labels select. */
+  names?: string[];
+}
+
+export interface ClusterChildStatus {
+  cluster: string;
+  child: string;
+  ready: "True" | "False" | "Unknown";
+  revision?: string;
+  message?: string;
+}
+
+export interface FleetKustomizationSpec {
+  clusterSelector: ClusterSelector;
+  template: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec: KustomizationSpec;
+  };
+  /** Prune (default): a cluster that stops matching loses its child and what it applied; Orphan keeps them there. */
+  onClusterRemoval?: "Prune" | "Orphan";
+  suspend?: boolean;
+}
+
+export interface FleetStatus {
+  observedGeneration?: number;
+  conditions?: Condition[];
+  counts?: { total: number; ready: number; failing: number; progressing: number; waiting: number };
+  clusters?: ClusterChildStatus[];
+  lastHandledReconcileAt?: string;
+}
+
+export type FleetKustomization = KubeObject & { spec: FleetKustomizationSpec; status?: FleetStatus };
+
+export const clusterSelectorSchema = () =>
+  obj({
+    matchLabels: strMap(),
+    matchExpressions: arr(
+      obj({ key: str(), operator: str({ enum: ["In", "NotIn", "Exists", "DoesNotExist"] }), values: arr(str()) }, [
+        "key",
+        "operator",
+      ]),
+    ),
+    names: arr(str()),
+  });
+
+export const fleetStatusSchema = () =>
+  obj({
+    observedGeneration: int({ format: "int64" }),
+    conditions: arr(condition()),
+    counts: obj({ total: int(), ready: int(), failing: int(), progressing: int(), waiting: int() }),
+    clusters: arr(
+      obj({ cluster: str(), child: str(), ready: str(), revision: str(), message: str() }, [
+        "cluster",
+        "child",
+        "ready",
+      ]),
+    ),
+    lastHandledReconcileAt: str(),
+  });
+
+export const fleetKustomizationCrd = () =>
+  crdFor(SERVED_KINDS.FleetKustomization, {
+    v1alpha1: {
+      spec: obj(
+        {
+          clusterSelector: clusterSelectorSchema(),
+          template: obj(
+            { metadata: obj({ labels: strMap(), annotations: strMap() }), spec: kustomizationSchemas.v1!.spec },
+            ["spec"],
+          ),
+          onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          suspend: bool(),
+        },
+        ["clusterSelector", "template"],
+      ),
+      status: fleetStatusSchema(),
+    },
+  });

@@ -1,0 +1,51 @@
+// What the fleet kinds share about clusters: which Clusters a selector picks, and the values each
+// cluster gives its child (`${cluster_name}`, `${cluster_namespace}`, `${cluster_label_<key>}` with every
+// character of the key that is not a letter or digit turned into `_`, then the Cluster's spec.variables).
+import type { FleetCluster } from "../api/fleet/cluster.js";
+import type { ClusterSelector } from "../api/fleet/fleet-kustomization.js";
+import { FleetError } from "./errors.js";
+
+export function selects(selector: ClusterSelector, c: FleetCluster): boolean {
+  if (selector.names?.includes(c.metadata.name)) return true;
+  const labels = c.metadata.labels ?? {};
+  const hasLabelTerms = Object.keys(selector.matchLabels ?? {}).length || selector.matchExpressions?.length;
+  // Names alone choose only those clusters; an empty selector chooses every cluster of the namespace.
+  if (!hasLabelTerms) return !selector.names?.length;
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = Object.hasOwn(labels, e.key);
+    const inValues = has && (e.values ?? []).includes(labels[e.key]!);
+    const ok =
+      e.operator === "In" ? inValues : e.operator === "NotIn" ? !inValues : e.operator === "Exists" ? has : !has;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+export const labelVariable = (key: string) => `cluster_label_${key.replace(/[^A-Za-z0-9]/g, "_")}`;
+
+export function clusterVariables(c: FleetCluster): Record<string, string> {
+  const out: Record<string, string> = {
+    cluster_name: c.metadata.name,
+    cluster_namespace: c.metadata.namespace ?? "",
+  };
+  for (const [k, v] of Object.entries(c.metadata.labels ?? {})) out[labelVariable(k)] = v;
+  return { ...out, ...(c.spec.variables ?? {}) };
+}
+
+export class UndefinedClusterVariable extends FleetError {
+  override name = "UndefinedClusterVariable";
+}
+
+/** `${var}` in a template string (a path) replaced by the cluster's value; an unknown one is an error naming it. */
+export function expandClusterVariables(text: string, vars: Record<string, string>, where: string): string {
+  return text.replace(/\$\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
+    const v = vars[name];
+    if (v === undefined)
+      throw new UndefinedClusterVariable(`${where} uses \${${name}}, which this cluster does not define`);
+    return v;
+  });
+}
+
+export const isReady = (c: FleetCluster) =>
+  c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True");
