@@ -2,6 +2,7 @@
 // install` and the demo all install exactly servedCrds() (a shorter copy once left a controller
 // unable to start); fluxCrds() is Flux's part of it, compared field for field with Flux's CRDs.
 import { clusterCrd } from "./fleet/cluster.js";
+import { fleetHelmReleaseCrd } from "./fleet/fleet-helmrelease.js";
 import { fleetKustomizationCrd } from "./fleet/fleet-kustomization.js";
 import { helmReleaseCrd } from "./helm/helmrelease.js";
 import type { KubeObject } from "./meta/object.js";
@@ -17,5 +18,7 @@ export function fluxCrds(): KubeObject[] {
 
 /** Every CRD flotilla serves: Flux's kinds and the fleet's (fleet.flotilla.dev). */
 export function servedCrds(): KubeObject[] {
-  return [...fluxCrds(), clusterCrd(), fleetKustomizationCrd()].map((crd) => crd as unknown as KubeObject);
+  return [...fluxCrds(), clusterCrd(), fleetKustomizationCrd(), fleetHelmReleaseCrd()].map(
+    (crd) => crd as unknown as KubeObject,
+  );
 }

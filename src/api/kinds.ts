@@ -155,6 +155,22 @@ export const SERVED_KINDS = {
       ...READY_COLUMNS,
     ],
   },
+  FleetHelmRelease: {
+    group: FLEET_GROUP,
+    kind: "FleetHelmRelease",
+    plural: "fleethelmreleases",
+    singular: "fleethelmrelease",
+    shortNames: ["fhr"],
+    categories: ["flotilla"],
+    scope: "Namespaced",
+    versions: [{ name: "v1alpha1", served: true, storage: true }],
+    columns: [
+      { name: "Clusters", type: "integer", jsonPath: ".status.counts.total" },
+      { name: "Ready Clusters", type: "integer", jsonPath: ".status.counts.ready" },
+      AGE_COLUMN,
+      ...READY_COLUMNS,
+    ],
+  },
 } satisfies Record<string, ServedKind>;
 
 const builtin = (group: string, version: string, kind: string, plural: string, scope: Scope = "Namespaced") => ({

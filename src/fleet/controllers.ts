@@ -6,6 +6,7 @@ import type { Cluster } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
 import type { ControllerSetup } from "../controllers/kit/setup.js";
 import { clusterController } from "./cluster/setup.js";
+import { fleetHelmReleaseController } from "./fleethelmrelease/kind.js";
 import { fleetKustomizationController } from "./fleetkustomization/setup.js";
 import { kamajiDiscoveryController } from "./kamaji/discovery.js";
 
@@ -29,5 +30,6 @@ export async function fleetControllers(
     clusterController(kamaji),
     ...(kamaji ? [kamajiDiscoveryController] : []),
     fleetKustomizationController,
+    fleetHelmReleaseController,
   ] as ControllerSetup[];
 }

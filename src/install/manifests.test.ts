@@ -14,6 +14,7 @@ describe("flotilla install's manifests", () => {
       "helmreleases.helm.toolkit.fluxcd.io",
       "clusters.fleet.flotilla.dev",
       "fleetkustomizations.fleet.flotilla.dev",
+      "fleethelmreleases.fleet.flotilla.dev",
     ]);
   });
 

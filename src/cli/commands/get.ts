@@ -80,6 +80,14 @@ export function getCommand(): Command {
     )
     .addCommand(
       kindCommand(
+        "fleethelmreleases",
+        ["fleethelmrelease", "fhr"],
+        GET_KINDS.FleetHelmRelease,
+        "  flotilla get fhr -n tenants",
+      ),
+    )
+    .addCommand(
+      kindCommand(
         "kustomizations",
         ["kustomization", "ks"],
         GET_KINDS.Kustomization,

@@ -66,6 +66,11 @@ const artifactRevision: GetKind["revisionAndMessage"] = (o, r) => [
   truncateHex(r.message),
 ];
 
+const readyClusters: GetKind["revisionAndMessage"] = (o, r) => {
+  const counts = (o.status as { counts?: { ready: number; total: number } } | undefined)?.counts;
+  return [counts ? `${counts.ready}/${counts.total}` : "", r.message];
+};
+
 export const GET_KINDS = {
   GitRepository: { entry: SERVED_KINDS.GitRepository, hasSource: false, revisionAndMessage: artifactRevision },
   HelmRepository: {
@@ -108,15 +113,18 @@ export const GET_KINDS = {
       r.message,
     ],
   },
-  // A fleet kind: how many of its clusters are ready where Flux's kinds show a revision.
+  // The fleet kinds: how many of their clusters are ready where Flux's kinds show a revision.
   FleetKustomization: {
     entry: SERVED_KINDS.FleetKustomization,
     hasSource: false,
     revisionHeader: "Clusters",
-    revisionAndMessage: (o, r) => {
-      const counts = (o.status as { counts?: { ready: number; total: number } } | undefined)?.counts;
-      return [counts ? `${counts.ready}/${counts.total}` : "", r.message];
-    },
+    revisionAndMessage: readyClusters,
+  },
+  FleetHelmRelease: {
+    entry: SERVED_KINDS.FleetHelmRelease,
+    hasSource: false,
+    revisionHeader: "Clusters",
+    revisionAndMessage: readyClusters,
   },
 } satisfies Record<string, GetKind>;
 

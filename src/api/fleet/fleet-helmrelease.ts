@@ -1,0 +1,47 @@
+// FleetHelmRelease (fleet.flotilla.dev/v1alpha1): one HelmRelease spec fanned out to every Cluster a
+// selector matches — a child HelmRelease per cluster, `<name>-<cluster>`, installing on that cluster
+// through its kubeconfig Secret, `${cluster_name}`, `${cluster_label_<key>}` and the Cluster's variables
+// expanded in the template's values.
+import type { KubeObject } from "../meta/object.js";
+import type { HelmReleaseSpec } from "../helm/helmrelease.js";
+import { helmReleaseSchemas } from "../helm/helmrelease-schema.js";
+import { bool, crdFor, obj, str, strMap } from "../crd.js";
+import { SERVED_KINDS } from "../kinds.js";
+import {
+  type ClusterSelector,
+  clusterSelectorSchema,
+  type FleetStatus,
+  fleetStatusSchema,
+} from "./fleet-kustomization.js";
+
+export interface FleetHelmReleaseSpec {
+  clusterSelector: ClusterSelector;
+  template: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec: HelmReleaseSpec;
+  };
+  /** Prune (default): a cluster that stops matching has its release uninstalled; Orphan leaves it installed. */
+  onClusterRemoval?: "Prune" | "Orphan";
+  suspend?: boolean;
+}
+
+export type FleetHelmRelease = KubeObject & { spec: FleetHelmReleaseSpec; status?: FleetStatus };
+
+export const fleetHelmReleaseCrd = () =>
+  crdFor(SERVED_KINDS.FleetHelmRelease, {
+    v1alpha1: {
+      spec: obj(
+        {
+          clusterSelector: clusterSelectorSchema(),
+          template: obj(
+            { metadata: obj({ labels: strMap(), annotations: strMap() }), spec: helmReleaseSchemas.v2.spec },
+            ["spec"],
+          ),
+          onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          suspend: bool(),
+        },
+        ["clusterSelector", "template"],
+      ),
+      status: fleetStatusSchema(),
+    },
+  });

@@ -1,0 +1,35 @@
+// What a fleet kind fans out, as the shared fan-out reconciler (reconciler.ts) needs it: the parent
+// and child kinds, how a child is built for one cluster, and how its status reads.
+import type { FleetCluster } from "../../api/fleet/cluster.js";
+import type { ClusterSelector, FleetStatus } from "../../api/fleet/fleet-kustomization.js";
+import type { KindEntry } from "../../api/kinds.js";
+import type { Condition } from "../../api/meta/conditions.js";
+import type { KubeObject } from "../../api/meta/object.js";
+
+export interface FleetParent extends KubeObject {
+  spec: {
+    clusterSelector: ClusterSelector;
+    template: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec: { interval?: string; kubeConfig?: unknown };
+    };
+    onClusterRemoval?: "Prune" | "Orphan";
+    suspend?: boolean;
+  };
+  status?: FleetStatus;
+}
+
+export type FleetChild = KubeObject & { spec: Record<string, unknown>; status?: { conditions?: Condition[] } };
+
+export interface ChildKind<P extends FleetParent> {
+  parent: KindEntry;
+  child: KindEntry;
+  /** Label naming the parent on every child (children are listed by it). */
+  parentLabel: string;
+  /** The child's spec for one cluster (kubeConfig set from the Cluster, its values applied). */
+  childSpec(parent: P, cluster: FleetCluster): Record<string, unknown>;
+  /** What the child has applied, for the per-cluster table. */
+  revisionOf(child: FleetChild): string | undefined;
+  /** The merge patch that makes deleting the child leave what it applied in place (onClusterRemoval: Orphan). */
+  orphanPatch: Record<string, unknown>;
+}

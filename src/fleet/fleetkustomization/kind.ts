@@ -1,0 +1,26 @@
+// FleetKustomization's children are Kustomizations: the cluster's kubeconfig Secret, its values in
+// postBuild.substitute (over the template's of the same name) and in the path.
+import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
+import { clusterVariables, expandClusterVariables } from "../clusters.js";
+import type { ChildKind } from "../fanout/child-kind.js";
+
+export const FLEET_KUSTOMIZATION_LABEL = "fleet.flotilla.dev/fleet-kustomization";
+
+export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
+  parent: SERVED_KINDS.FleetKustomization,
+  child: SERVED_KINDS.Kustomization,
+  parentLabel: FLEET_KUSTOMIZATION_LABEL,
+  childSpec(fk, c) {
+    const vars = clusterVariables(c);
+    const spec: KustomizationSpec = structuredClone(fk.spec.template.spec);
+    if (spec.path) spec.path = expandClusterVariables(spec.path, vars, "spec.template.spec.path");
+    const ref = c.spec.kubeConfig.secretRef;
+    spec.kubeConfig = { secretRef: { name: ref.name, ...(ref.key ? { key: ref.key } : {}) } };
+    spec.postBuild = { ...spec.postBuild, substitute: { ...(spec.postBuild?.substitute ?? {}), ...vars } };
+    return spec as unknown as Record<string, unknown>;
+  },
+  revisionOf: (k) => (k.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision,
+  orphanPatch: { spec: { deletionPolicy: "Orphan" } },
+};
