@@ -219,3 +219,6 @@ export function storageVersion(kind: KindEntry): string {
   if (!v) throw new Error(`${kind.kind} has no storage version`);
   return v.name;
 }
+
+/** The group, stored version and kind of an entry: what a watch or an informer asks for. */
+export const gvkOf = (kind: KindEntry) => ({ group: kind.group, version: storageVersion(kind), kind: kind.kind });

@@ -1,14 +1,8 @@
 // The Cluster controller as the manager runs it. With Kamaji discovery on, a change of a
 // TenantControlPlane (its readiness, its kubeconfig) probes its Cluster again at once.
-import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
+import { gvkOf as gvk, SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../../controllers/kit/setup.js";
 import { ClusterReconciler } from "./reconciler.js";
-
-const gvk = (k: { group: string; kind: string; versions: { name: string; storage: boolean }[] }) => ({
-  group: k.group,
-  version: k.versions.find((v) => v.storage)!.name,
-  kind: k.kind,
-});
 
 export function clusterController(
   watchTenantControlPlanes: boolean,

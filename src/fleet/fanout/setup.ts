@@ -1,11 +1,9 @@
 // A fleet kind's controller as the manager runs it: a child's change re-reads its parent; any Cluster
 // change (labels, readiness) re-reads every parent of that kind in the Cluster's namespace.
-import { type KindEntry, SERVED_KINDS, storageVersion } from "../../api/kinds.js";
+import { gvkOf as gvk, SERVED_KINDS } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../../controllers/kit/setup.js";
 import type { ChildKind, FleetParent } from "./child-kind.js";
 import { FanOutReconciler } from "./reconciler.js";
-
-const gvk = (k: KindEntry) => ({ group: k.group, version: storageVersion(k), kind: k.kind });
 
 export function fanOutController<P extends FleetParent>(
   name: string,
