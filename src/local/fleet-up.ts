@@ -2,38 +2,15 @@
 // prefix, CA, apiserver, controller-manager, scheduler and kwok node), then the Kamaji-shaped
 // tenant records in the management plane. Any failure stops everything that was started.
 import { mkdirSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
-import { KubeClient } from "../kube/client.js";
-import { endpointFromKubeconfig } from "../kube/kubeconfig.js";
-import {
-  bootstrapRbac,
-  hasDefaultServiceAccount,
-  isApiserverReady,
-  isEtcdHealthy,
-  isNodeReady,
-  registerKwokNode,
-  registerTenants,
-} from "./bootstrap.js";
-import {
-  apiserverArgs,
-  type ComponentName,
-  controllerManagerArgs,
-  etcdArgs,
-  kwokArgs,
-  schedulerArgs,
-} from "./components.js";
-import { InvalidFleetOptionError, LocalFleetError, PlaneStartError } from "./errors.js";
+import { isEtcdHealthy, registerTenants } from "./bootstrap.js";
+import { etcdArgs } from "./components.js";
+import { InvalidFleetOptionError, LocalFleetError } from "./errors.js";
 import { claimFleetDir, ensureWritableDir } from "./fleet-directory.js";
-import {
-  type FleetState,
-  liveProcesses,
-  type PlaneRecord,
-  type RecordedProcess,
-  writeFleetState,
-} from "./fleet-state.js";
-import { etcdDir, type PlaneFiles, userKubeconfigPath, writePlaneFiles } from "./plane-files.js";
+import { type FleetState, liveProcesses, type PlaneRecord, writeFleetState } from "./fleet-state.js";
+import { etcdDir, userKubeconfigPath, writePlaneFiles } from "./plane-files.js";
+import { clientFor, startPlane, startRecorded, waitReady } from "./plane-start.js";
 import { assertPortFree, freePorts, LOOPBACK } from "./ports.js";
-import { isRunning, spawnDaemon, tailLog, terminate } from "./processes.js";
+import { terminate } from "./processes.js";
 import { ensureToolchain, type Toolchain } from "./toolchain.js";
 
 const MAX_TENANTS = 32;
@@ -108,24 +85,17 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
   const save = () => writeFleetState(dir, state);
   save();
 
-  const start = async (plane: string, component: ComponentName, command: string, args: string[], logFile: string) => {
-    const pid = await spawnDaemon({ command, args, logFile });
-    const proc: RecordedProcess = { component, pid, command, args, logFile };
-    if (component === "etcd") state.etcd = { port: etcdPort, process: proc };
-    else state.planes.find((p) => p.name === plane)!.processes.push(proc);
-    save();
-    return proc;
-  };
-
   try {
     log(`starting shared etcd on ${LOOPBACK}:${etcdPort}`);
     mkdirSync(etcdDir(dir), { recursive: true });
-    const etcd = await start(
+    const etcd = await startRecorded(
+      { state, save },
       "etcd",
       "etcd",
       toolchain.kube,
       etcdArgs({ dataDir: `${etcdDir(dir)}/data`, clientPort: etcdPort, peerPort: etcdPeerPort }),
       `${etcdDir(dir)}/etcd.log`,
+      etcdPort,
     );
     await waitReady("etcd", etcd, timeoutMs, () => isEtcdHealthy(etcdPort));
 
@@ -146,7 +116,8 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
     save();
     log(`starting ${planes.length} control plane${planes.length > 1 ? "s" : ""}: ${planeNames.join(", ")}`);
 
-    await Promise.all(planes.map((p) => startPlane(p, toolchain, etcdPort, timeoutMs, start)));
+    const ctx = { state, save, toolchain, etcdPort, timeoutMs, apiserverArgs: options.apiserverArgs };
+    await Promise.all(planes.map((p) => startPlane(p, ctx)));
 
     const management = planes[0]!;
     if (planes.length > 1) {
@@ -176,107 +147,4 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
       ? err
       : new LocalFleetError(`local fleet failed to start: ${(err as Error).message}`);
   }
-
-  async function startPlane(
-    p: { name: string; port: number; files: PlaneFiles; kwokPort: number },
-    tc: Toolchain,
-    etcdClientPort: number,
-    timeout: number,
-    startProcess: typeof start,
-  ): Promise<void> {
-    const { files, name } = p;
-    const pki = files.pki.files;
-    const apiserver = await startProcess(
-      name,
-      "kube-apiserver",
-      tc.kube,
-      apiserverArgs({
-        plane: name,
-        port: p.port,
-        etcdPort: etcdClientPort,
-        certFile: pki.servingCert,
-        keyFile: pki.servingKey,
-        clientCaFile: pki.ca,
-        serviceAccountKeyFile: pki.serviceAccountKey,
-        serviceAccountPubFile: pki.serviceAccountPub,
-      }).concat(options.apiserverArgs ?? []),
-      files.logFile("kube-apiserver"),
-    );
-    const client = clientFor(files, "superAdmin", name);
-    await waitReady(name, apiserver, timeout, () => isApiserverReady(client));
-    const version = await client.get<{ gitVersion: string }>("/version");
-    state.kubernetesVersion = version.gitVersion;
-    await bootstrapRbac(client);
-
-    const kcm = await startProcess(
-      name,
-      "kube-controller-manager",
-      tc.kube,
-      controllerManagerArgs({
-        kubeconfig: files.kubeconfigFile.controllerManager,
-        clientCaFile: pki.ca,
-        caKeyFile: pki.caKey,
-        serviceAccountKeyFile: pki.serviceAccountKey,
-      }),
-      files.logFile("kube-controller-manager"),
-    );
-    const scheduler = await startProcess(
-      name,
-      "kube-scheduler",
-      tc.kube,
-      schedulerArgs({ kubeconfig: files.kubeconfigFile.scheduler }),
-      files.logFile("kube-scheduler"),
-    );
-    const kwok = await startProcess(
-      name,
-      "kwok",
-      tc.kwok,
-      kwokArgs({ kubeconfig: files.kubeconfigFile.kwok, stagesFile: tc.kwokStages, serverPort: p.kwokPort }),
-      files.logFile("kwok"),
-    );
-    await registerKwokNode(client);
-    const all = [apiserver, kcm, scheduler, kwok];
-    await waitReady(name, all, timeout, () => isNodeReady(client), "node kwok-node-0 Ready");
-    await waitReady(name, all, timeout, () => hasDefaultServiceAccount(client), "service account default/default");
-  }
-}
-
-function clientFor(files: PlaneFiles, id: "superAdmin" | "admin", plane: string): KubeClient {
-  return new KubeClient(endpointFromKubeconfig(files.kubeconfigText[id], { source: `${plane} ${id} kubeconfig` }));
-}
-
-/**
- * Waits for `check` while watching the processes it depends on: a process that exits fails at
- * once with the last line of its log, instead of waiting out the timeout.
- */
-async function waitReady(
-  plane: string,
-  processes: RecordedProcess | RecordedProcess[],
-  timeoutMs: number,
-  check: () => Promise<boolean>,
-  what?: string,
-): Promise<void> {
-  const list = Array.isArray(processes) ? processes : [processes];
-  const deadline = Date.now() + timeoutMs;
-  let lastError = "";
-  while (Date.now() < deadline) {
-    const dead = list.find((p) => !isRunning(p.pid, p.command, p.args));
-    if (dead) {
-      throw new PlaneStartError(plane, dead.component, `exited: ${tailLog(dead.logFile) || "no output"}`, dead.logFile);
-    }
-    try {
-      if (await check()) return;
-      lastError = "";
-    } catch (err) {
-      lastError = (err as Error).message;
-    }
-    await sleep(200);
-  }
-  const main = list[0]!;
-  throw new PlaneStartError(
-    plane,
-    main.component,
-    `not ready after ${Math.round(timeoutMs / 1000)}s${what ? ` (waiting for ${what})` : ""}${lastError ? `: ${lastError}` : ""}`,
-    main.logFile,
-  );
 }

@@ -1,5 +1,6 @@
 // The local fleet: real upstream control planes on one machine, for users, the demo and tests.
 
+export { type AddTenantResult, addTenant } from "./fleet-add-tenant.js";
 export { defaultFleetDir } from "./fleet-directory.js";
 export { downFleet, type FleetDownResult } from "./fleet-down.js";
 export { type FleetState, type PlaneRecord, readFleetState } from "./fleet-state.js";

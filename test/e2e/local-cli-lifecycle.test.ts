@@ -8,6 +8,8 @@ import { liveProcesses, readFleetState } from "../../src/local/fleet-state.js";
 import { runCli } from "../support/cli.js";
 import { eventually } from "../support/fleet-context.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
+import { KubeClient } from "../../src/kube/client.js";
+import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
 
 const scratch = makeWorkDir("flotilla-lifecycle-");
 afterAll(async () => {
@@ -16,7 +18,7 @@ afterAll(async () => {
 });
 
 describe("flotilla local lifecycle", () => {
-  it("up --tenants 0 starts the management plane alone; status lists it; restart etcd bounces the datastore; a second up is refused; down stops it", async () => {
+  it("up --tenants 0 starts the management plane alone; status lists it; add-tenant adds a registered tenant plane once; restart etcd bounces the datastore; a second up is refused; down stops it", async () => {
     const dir = join(scratch, "single");
     const up = await runCli(["local", "up", "--tenants", "0", "--dir", dir]);
     expect(up.code, up.stderr).toBe(0);
@@ -30,6 +32,31 @@ describe("flotilla local lifecycle", () => {
 
     const json = JSON.parse((await runCli(["local", "status", "--dir", dir, "-o", "json"])).stdout);
     expect(json.planes[0].memory.pss).toBeGreaterThan(0);
+
+    // A tenant plane added to the running fleet, registered as Kamaji registers one; added again, nothing changes.
+    const add = await runCli(["local", "add-tenant", "acme", "--dir", dir]);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stderr).toMatch(/✔ tenant acme added in [\d.]+s/);
+    const planes = (await runCli(["local", "status", "--dir", dir])).stdout.split("\n").slice(1, 3);
+    expect(planes.map((l) => l.split(/\s+/).slice(0, 2))).toEqual([
+      ["management", "management"],
+      ["acme", "tenant"],
+    ]);
+    expect(planes[1]).toMatch(/\sReady\s/);
+    const mgmt = new KubeClient(endpointFromKubeconfigFile(readFleetState(dir)!.planes[0]!.kubeconfig));
+    const tcp = await mgmt.get<{ status: { kubeconfig: { admin: { secretName: string } } } }>(
+      "/apis/kamaji.clastix.io/v1alpha1/namespaces/tenants/tenantcontrolplanes/acme",
+    );
+    expect(tcp.status.kubeconfig.admin.secretName).toBe("acme-admin-kubeconfig");
+    await mgmt.get("/api/v1/namespaces/tenants/secrets/acme-admin-kubeconfig");
+    const pids = readFleetState(dir)!.planes[1]!.processes.map((p) => p.pid);
+    const addAgain = await runCli(["local", "add-tenant", "acme", "--dir", dir]);
+    expect(addAgain.code).toBe(0);
+    expect(addAgain.stderr).toContain("✔ tenant acme is already running: nothing to do");
+    expect(readFleetState(dir)!.planes[1]!.processes.map((p) => p.pid)).toEqual(pids);
+    const bad = await runCli(["local", "add-tenant", "Not_A_Name", "--dir", dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('tenant name "Not_A_Name" must be a DNS label');
 
     // The shared etcd bounced under the plane: a new process on the same data, the plane Ready again.
     const etcdPid = readFleetState(dir)!.etcd!.process.pid;
@@ -48,7 +75,7 @@ describe("flotilla local lifecycle", () => {
     const state = readFleetState(dir)!;
     const down = await runCli(["local", "down", "--dir", dir]);
     expect(down.code).toBe(0);
-    expect(down.stderr).toContain("✔ stopped 5 processes of planes management");
+    expect(down.stderr).toContain("✔ stopped 9 processes of planes management, acme");
     expect(liveProcesses(state)).toEqual([]);
     expect(readFleetState(dir)).toBeUndefined();
   });

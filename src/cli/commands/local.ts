@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { InvalidFleetOptionError } from "../../local/errors.js";
 import { liveProcesses } from "../../local/fleet-state.js";
 import {
+  addTenant,
   defaultFleetDir,
   downFleet,
   type FleetStatus,
@@ -130,6 +131,22 @@ export function localCommand(): Command {
       if (opts.output === "json") process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       else printFleetStatus(status);
       if (status.planes.some((p) => p.health !== "Ready")) process.exitCode = 1;
+    });
+
+  local
+    .command("add-tenant <name>")
+    .description(
+      "start one more tenant plane on the running fleet and register it as Kamaji would (a TenantControlPlane and its admin kubeconfig Secret); adding a running tenant again changes nothing",
+    )
+    .addOption(dirOption())
+    .option("--timeout <seconds>", "how long to wait for the plane to become ready", "120")
+    .action(async (name: string, opts: { dir: string; timeout: string }) => {
+      const timeout = Number(opts.timeout);
+      if (!Number.isFinite(timeout) || timeout <= 0)
+        throw new InvalidFleetOptionError(`--timeout must be a positive number of seconds, got "${opts.timeout}"`);
+      const result = await addTenant({ dir: opts.dir, name, timeoutMs: timeout * 1000, log: step });
+      if (!result.added) success(`tenant ${name} is already running: nothing to do`);
+      else success(`tenant ${name} added in ${(result.durationMs / 1000).toFixed(1)}s (${result.plane.kubeconfig})`);
     });
 
   local
