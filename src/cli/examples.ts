@@ -6,6 +6,7 @@ import type { Command } from "commander";
 const EXAMPLES: Record<string, string> = {
   "local up": "flotilla local up --tenants 2 --dir /tmp/fleet",
   "local status": "flotilla local status --dir /tmp/fleet",
+  "local add-tenant": "flotilla local add-tenant acme --dir /tmp/fleet",
   "local restart": "flotilla local restart --dir /tmp/fleet --component tenant1",
   "local down": "flotilla local down --dir /tmp/fleet",
   "kustomize build": "flotilla kustomize build ./clusters/staging > staging.yaml",
