@@ -8,6 +8,8 @@ import type { Cluster } from "../kube/cluster.js";
 import { NotFoundError } from "../kube/errors.js";
 import { FlotillaError } from "../util/errors.js";
 
+const CRD_SERVED_TIMEOUT_MS = 60_000;
+
 export class PreflightError extends FlotillaError {
   override name = "PreflightError";
 }
@@ -33,6 +35,15 @@ export async function preflight(cluster: Cluster, o: PreflightOptions): Promise<
   const where = cluster.client.cluster;
   if (o.installCrds) {
     for (const crd of servedCrds()) await cluster.apply(crd, "flotilla", { force: true });
+    // A CRD just created is served a moment later: the controllers' first list must not find a 404.
+    const deadline = Date.now() + CRD_SERVED_TIMEOUT_MS;
+    for (const kind of Object.values(SERVED_KINDS)) {
+      while (!(await exists(cluster, pathOf(kind)))) {
+        if (Date.now() > deadline)
+          throw new PreflightError(`${where}: the ${kind.kind} CRD was installed but is not served after 60s`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   } else {
     const missing = [];
     for (const kind of Object.values(SERVED_KINDS)) if (!(await exists(cluster, pathOf(kind)))) missing.push(kind.kind);

@@ -1,11 +1,15 @@
 // `flotilla controller` started against a cluster that lacks what it needs says so in one line and
 // exits, instead of retrying leader election for ever; with --install-crds it creates what it needs.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { runCli } from "../support/cli.js";
-import { adminClient, eventually, plane } from "../support/fleet-context.js";
+import { adminClient, eventually, plane, planeCluster } from "../support/fleet-context.js";
 import { startController } from "../support/controller-process.js";
 import { randomBytes } from "node:crypto";
+import { ensureFluxCrds } from "../support/flux-cli-fixtures.js";
+
+// The management plane has every CRD (whichever test file ran first): only the namespace is missing there.
+beforeAll(() => ensureFluxCrds(planeCluster("management")), 120_000);
 
 const run = (planeName: string, ...args: string[]) =>
   runCli(

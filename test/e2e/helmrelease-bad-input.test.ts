@@ -145,9 +145,14 @@ describe("HelmRelease bad input", () => {
     try {
       await benchChart(noHelm.charts);
       await noHelm.createRelease("nohelm", { name: "bench", version: "1.0.0" });
-      const o = await noHelm.waitReady("nohelm", "False");
-      expect(condOf(o, "Ready")!.message).toMatch(
-        /helm not found: not at .*\/bin\/helm nor on PATH; build the pinned one with `npm run tools`/,
+      // Ready=False first says the chart is being fetched (a wait); then that helm is missing.
+      const helmNotFound =
+        /helm not found: not at .*\/bin\/helm nor on PATH; build the pinned one with `npm run tools`/;
+      await eventually(
+        "the release saying helm is not found",
+        async () => helmNotFound.test(condOf(await noHelm.waitReady("nohelm", "False"), "Ready")?.message ?? ""),
+        180_000,
+        1000,
       );
       const stored = await mgmt.client.get<{ items: unknown[] }>(`/api/v1/namespaces/${noHelm.ns}/secrets`, {
         labelSelector: "owner=helm",
