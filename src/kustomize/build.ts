@@ -62,8 +62,9 @@ function buildWithSchema(dir: string, options: BuildOptions): Resource[] {
     topKustomization: options.kustomization,
     confineTo: options.confineTo && realpathSync.native(options.confineTo),
   };
-  // buildMetadata is the top kustomization's alone (kustomize gives it to every included one).
-  const buildMetadata = checkBuildMetadata(loadKustomization(top, ctx).k.buildMetadata, "kustomization.yaml");
+  // buildMetadata and sortOptions are the top kustomization's alone.
+  const topK = loadKustomization(top, ctx).k;
+  const buildMetadata = checkBuildMetadata(topK.buildMetadata, "kustomization.yaml");
   ctx.trackOrigin = buildMetadata.length > 0;
   if (options.enableHelm)
     ctx.helm = { command: options.helmCommand || undefined, allowPull: options.helmAllowPull, env: options.helmEnv };
@@ -75,8 +76,7 @@ function buildWithSchema(dir: string, options: BuildOptions): Resource[] {
     vars: resmap.vars,
     varReference: config.varReference,
   });
-  // sortOptions is honoured in the root kustomization only.
-  const sort = loadKustomization(top, ctx).k.sortOptions;
+  const sort = topK.sortOptions;
   if (sort) {
     // kustomize's checks, in its words.
     if (sort.order !== "fifo" && sort.order !== "legacy")

@@ -13,10 +13,13 @@ export interface FieldSpec {
   create?: boolean;
 }
 
-/** kustomize's isMatchGVK: the current kind, group and version; an empty one selects any. */
-export function specMatches(fs: FieldSpec, r: Resource): boolean {
+/**
+ * kustomize's isMatchGVK: the current kind, group and version; an empty one selects any. Transformers
+ * that select by the id an object was read with (prefix/suffix, name references) pass its original kind.
+ */
+export function specMatches(fs: FieldSpec, r: Resource, kind = kindOf(r)): boolean {
   const gv = groupVersion(r);
-  if (fs.kind && fs.kind !== kindOf(r)) return false;
+  if (fs.kind && fs.kind !== kind) return false;
   if (fs.group && fs.group !== gv.group) return false;
   if (fs.version && fs.version !== gv.version) return false;
   return true;

@@ -5,14 +5,12 @@
 import { KustomizeError } from "../errors.js";
 import { groupVersion, type JsonObject, kindOf, nameOf, namespaceOf, resId, type Resource } from "../resource.js";
 import type { Json } from "../yaml/emit.js";
-import { type FieldSpec, splitPath, walkPath } from "./field-spec.js";
+import { type FieldSpec, specMatches, splitPath, walkPath } from "./field-spec.js";
 import { NAME_REFERENCES, type Referral } from "./name-reference-table.js";
 import { originalKind } from "./rename.js";
-import { isClusterScoped } from "./scope.js";
+import { effectiveNamespace, isClusterScoped } from "./scope.js";
 
 const clusterScoped = (r: Resource) => isClusterScoped(kindOf(r), groupVersion(r).group);
-/** kustomize's EffectiveNamespace: "" for cluster-scoped objects, "default" for an unset namespace. */
-const effectiveNs = (r: Resource, ns = namespaceOf(r)) => (clusterScoped(r) ? "" : ns || "default");
 
 /** kustomize's SubsetThatCouldBeReferencedByResource. */
 function couldBeReferencedBy(referrer: Resource, all: Resource[]): Resource[] {
@@ -27,7 +25,10 @@ function couldBeReferencedBy(referrer: Resource, all: Resource[]): Resource[] {
     }
   }
   return all.filter(
-    (t) => clusterScoped(t) || effectiveNs(t) === effectiveNs(referrer) || bindingNamespaces.has(namespaceOf(t)),
+    (t) =>
+      clusterScoped(t) ||
+      effectiveNamespace(t) === effectiveNamespace(referrer) ||
+      bindingNamespaces.has(namespaceOf(t)),
   );
 }
 
@@ -74,7 +75,8 @@ function selectReferral(
   if (roleRef) c = c.filter((r) => prevSelected(r, roleRef.kind, roleRef.group));
   if (!clusterScoped(f.referrer))
     c = c.filter(
-      (r) => clusterScoped(r) || kindOf(r) === "ServiceAccount" || effectiveNs(r) === effectiveNs(f.referrer),
+      (r) =>
+        clusterScoped(r) || kindOf(r) === "ServiceAccount" || effectiveNamespace(r) === effectiveNamespace(f.referrer),
     );
   if (c.length === 1) return c[0];
   c = c.filter((r) => affixesEqual(r, f.referrer, true));
@@ -103,8 +105,8 @@ function setMapping(f: Filter, node: JsonObject): void {
   if (typeof node.namespace === "string" || typeof node.namespace === "number") {
     const ns = String(node.namespace);
     const namespaced = f.candidates.filter((r) => !clusterScoped(r));
-    const original = namespaced.filter((r) => effectiveNs(r, r.previous[0]?.namespace ?? namespaceOf(r)) === ns);
-    candidates = original.length ? original : namespaced.filter((r) => effectiveNs(r) === ns);
+    const original = namespaced.filter((r) => effectiveNamespace(r, r.previous[0]?.namespace ?? namespaceOf(r)) === ns);
+    candidates = original.length ? original : namespaced.filter((r) => effectiveNamespace(r) === ns);
   }
   const oldName = String(node.name);
   const referral = selectReferral(f, oldName, candidates, sameNamesAndNamespaces);
@@ -130,16 +132,6 @@ function set(f: Filter, parent: JsonObject, key: string): void {
   else parent[key] = one(value);
 }
 
-/** Whether the referrer, by the id it was read with, is one the field spec is about. */
-function selects(spec: FieldSpec, r: Resource): boolean {
-  const gv = groupVersion(r);
-  return (
-    (!spec.kind || spec.kind === originalKind(r)) &&
-    (!spec.group || spec.group === gv.group) &&
-    (!spec.version || spec.version === gv.version)
-  );
-}
-
 /** Rewrites references per `referrals` (kustomize's table, as configurations extended it). */
 export function fixNameReferences(resources: Resource[], referrals: Referral[] = NAME_REFERENCES): void {
   if (!resources.some((r) => r.previous.length)) {
@@ -151,7 +143,7 @@ export function fixNameReferences(resources: Resource[], referrals: Referral[] =
     let candidates: Resource[] | undefined;
     for (const target of referrals) {
       for (const spec of target.referrers) {
-        if (!selects(spec, referrer)) continue;
+        if (!specMatches(spec, referrer, originalKind(referrer))) continue;
         candidates ??= couldBeReferencedBy(referrer, resources);
         const f: Filter = { referrer, spec, target, candidates };
         walkPath(referrer.obj, splitPath(spec.path), false, (parent, key) => set(f, parent, key));

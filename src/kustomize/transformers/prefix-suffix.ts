@@ -2,8 +2,8 @@
 // of every kind), never on CRDs, Namespaces and APIServices. Objects are selected by the kind they
 // were read with, as kustomize selects them.
 import type { ResMap } from "../res-map.js";
-import { groupVersion, type Resource } from "../resource.js";
-import { type FieldSpec, splitPath, walkPath } from "./field-spec.js";
+import { groupVersion } from "../resource.js";
+import { type FieldSpec, specMatches, splitPath, walkPath } from "./field-spec.js";
 import { originalKind, storePreviousId } from "./rename.js";
 
 const SKIPPED = (kind: string, group: string) =>
@@ -11,21 +11,12 @@ const SKIPPED = (kind: string, group: string) =>
   kind === "Namespace" ||
   (kind === "APIService" && group === "apiregistration.k8s.io");
 
-function selects(fs: FieldSpec, r: Resource): boolean {
-  const gv = groupVersion(r);
-  return (
-    (!fs.kind || fs.kind === originalKind(r)) &&
-    (!fs.group || fs.group === gv.group) &&
-    (!fs.version || fs.version === gv.version)
-  );
-}
-
 export function affix(resmap: ResMap, value: string, specs: FieldSpec[], which: "prefixes" | "suffixes"): void {
   if (!value) return;
   for (const r of resmap.list) {
     if (SKIPPED(originalKind(r), groupVersion(r).group)) continue;
     for (const fs of specs) {
-      if (!selects(fs, r)) continue;
+      if (!specMatches(fs, r, originalKind(r))) continue;
       if (fs.path === "metadata/name") {
         // Each level's affixes are remembered: name references prefer a target with the referrer's.
         (r[which] ??= []).push(value);

@@ -7,7 +7,7 @@ import { groupVersion, type JsonObject, kindOf, nameOf, namespaceOf, type Resour
 import type { Json } from "../yaml/emit.js";
 import { setNote } from "../yaml/scalar-style.js";
 import { type FieldSpec, applySpecs } from "./field-spec.js";
-import { isClusterScoped } from "./scope.js";
+import { effectiveNamespace } from "./scope.js";
 
 export interface Var {
   name: string;
@@ -57,9 +57,6 @@ function parseVar(entry: Json, i: number, where: string): Var {
   };
 }
 
-const effectiveNs = (r: Resource, ns: string) =>
-  isClusterScoped(kindOf(r), groupVersion(r).group) ? "" : ns || "default";
-
 /** kustomize's MergeVars: each var is bound to the one object its objref names (by any of its ids). */
 /** What vars are kept in (a ResMap; not imported, as the ResMap holds vars). */
 interface VarHolder {
@@ -78,7 +75,7 @@ export function mergeVars(resmap: VarHolder, entries: Json[] | undefined, where:
         (id) =>
           id.kind === ref.kind &&
           id.name === ref.name &&
-          (!ref.namespace || effectiveNs(r, id.namespace) === effectiveNs(r, ref.namespace)),
+          (!ref.namespace || effectiveNamespace(r, id.namespace) === effectiveNamespace(r, ref.namespace)),
       );
     });
     if (matched.length > 1)
