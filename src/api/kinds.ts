@@ -55,6 +55,23 @@ const fluxVersions = (...older: string[]): KindVersion[] => [
   ...older.map((name) => ({ name, served: true, storage: false, deprecated: true })),
 ];
 
+/** A kind of flotilla's fleet layer: fleet.flotilla.dev, v1alpha1, namespaced. */
+const fleetKind = (kind: string, plural: string, shortName: string, columns: PrinterColumn[]): ServedKind => ({
+  group: FLEET_GROUP,
+  kind,
+  plural,
+  singular: kind.toLowerCase(),
+  shortNames: [shortName],
+  categories: ["flotilla"],
+  scope: "Namespaced",
+  versions: [{ name: "v1alpha1", served: true, storage: true }],
+  columns: [...columns, AGE_COLUMN, ...READY_COLUMNS],
+});
+const FAN_OUT_COLUMNS: PrinterColumn[] = [
+  { name: "Clusters", type: "integer", jsonPath: ".status.counts.total" },
+  { name: "Ready Clusters", type: "integer", jsonPath: ".status.counts.ready" },
+];
+
 export const SERVED_KINDS = {
   GitRepository: {
     group: SOURCE_GROUP,
@@ -123,54 +140,12 @@ export const SERVED_KINDS = {
     ],
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
-  Cluster: {
-    group: FLEET_GROUP,
-    kind: "Cluster",
-    plural: "clusters",
-    singular: "cluster",
-    shortNames: ["fcl"],
-    categories: ["flotilla"],
-    scope: "Namespaced",
-    versions: [{ name: "v1alpha1", served: true, storage: true }],
-    columns: [
-      { name: "Version", type: "string", jsonPath: ".status.kubernetesVersion" },
-      { name: "Nodes", type: "integer", jsonPath: ".status.nodeCount" },
-      AGE_COLUMN,
-      ...READY_COLUMNS,
-    ],
-  },
-  FleetKustomization: {
-    group: FLEET_GROUP,
-    kind: "FleetKustomization",
-    plural: "fleetkustomizations",
-    singular: "fleetkustomization",
-    shortNames: ["fks"],
-    categories: ["flotilla"],
-    scope: "Namespaced",
-    versions: [{ name: "v1alpha1", served: true, storage: true }],
-    columns: [
-      { name: "Clusters", type: "integer", jsonPath: ".status.counts.total" },
-      { name: "Ready Clusters", type: "integer", jsonPath: ".status.counts.ready" },
-      AGE_COLUMN,
-      ...READY_COLUMNS,
-    ],
-  },
-  FleetHelmRelease: {
-    group: FLEET_GROUP,
-    kind: "FleetHelmRelease",
-    plural: "fleethelmreleases",
-    singular: "fleethelmrelease",
-    shortNames: ["fhr"],
-    categories: ["flotilla"],
-    scope: "Namespaced",
-    versions: [{ name: "v1alpha1", served: true, storage: true }],
-    columns: [
-      { name: "Clusters", type: "integer", jsonPath: ".status.counts.total" },
-      { name: "Ready Clusters", type: "integer", jsonPath: ".status.counts.ready" },
-      AGE_COLUMN,
-      ...READY_COLUMNS,
-    ],
-  },
+  Cluster: fleetKind("Cluster", "clusters", "fcl", [
+    { name: "Version", type: "string", jsonPath: ".status.kubernetesVersion" },
+    { name: "Nodes", type: "integer", jsonPath: ".status.nodeCount" },
+  ]),
+  FleetKustomization: fleetKind("FleetKustomization", "fleetkustomizations", "fks", FAN_OUT_COLUMNS),
+  FleetHelmRelease: fleetKind("FleetHelmRelease", "fleethelmreleases", "fhr", FAN_OUT_COLUMNS),
 } satisfies Record<string, ServedKind>;
 
 const builtin = (group: string, version: string, kind: string, plural: string, scope: Scope = "Namespaced") => ({
@@ -219,6 +194,9 @@ export function storageVersion(kind: KindEntry): string {
   if (!v) throw new Error(`${kind.kind} has no storage version`);
   return v.name;
 }
+
+/** The apiVersion an object of this kind is written with (its stored version). */
+export const apiVersionOf = (kind: KindEntry) => (kind.group ? `${kind.group}/` : "") + storageVersion(kind);
 
 /** The group, stored version and kind of an entry: what a watch or an informer asks for. */
 export const gvkOf = (kind: KindEntry) => ({ group: kind.group, version: storageVersion(kind), kind: kind.kind });

@@ -2,15 +2,12 @@
 // parent's per-cluster table.
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { ClusterChildStatus } from "../../api/fleet/fleet-kustomization.js";
-import { storageVersion } from "../../api/kinds.js";
+import { apiVersionOf } from "../../api/kinds.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 
 export const CLUSTER_LABEL = "fleet.flotilla.dev/cluster";
 
 export const childName = (parent: FleetParent, cluster: string) => `${parent.metadata.name}-${cluster}`;
-
-const apiVersionOf = (k: { group: string; versions: { name: string; storage: boolean }[] }) =>
-  `${k.group ? `${k.group}/` : ""}${storageVersion(k as never)}`;
 
 export function desiredChild<P extends FleetParent>(kind: ChildKind<P>, parent: P, c: FleetCluster): FleetChild {
   const template = parent.spec.template;

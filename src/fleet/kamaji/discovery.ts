@@ -3,7 +3,7 @@
 // (status.kubeconfig.admin.secretName, key admin.conf), owned by the plane so deleting the plane
 // deletes the Cluster (the garbage collector follows the owner reference). Applied server-side with
 // one field manager, so a re-run changes nothing and labels a user adds by hand are kept.
-import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
+import { apiVersionOf, SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { pathOf } from "../../api/paths.js";
@@ -27,7 +27,7 @@ export function clusterFor(tcp: TenantControlPlane): FleetCluster | undefined {
   if (!secretName || !tcp.metadata.uid) return undefined;
   const kind = SERVED_KINDS.Cluster;
   return {
-    apiVersion: `${kind.group}/v1alpha1`,
+    apiVersion: apiVersionOf(kind),
     kind: kind.kind,
     metadata: {
       name: tcp.metadata.name,

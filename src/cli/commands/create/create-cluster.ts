@@ -5,7 +5,7 @@
 // verb, the management cluster's: decision 0023.)
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
-import { SERVED_KINDS } from "../../../api/kinds.js";
+import { apiVersionOf, SERVED_KINDS } from "../../../api/kinds.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { endpointFromKubeconfig } from "../../../kube/kubeconfig.js";
 import { clusterOf, timeoutMsOf } from "../../cluster-flags.js";
@@ -29,7 +29,7 @@ export function clusterObjects(
   const secretName = f.secretName ?? `${name}-kubeconfig`;
   const kind = SERVED_KINDS.Cluster;
   const cluster: KubeObject = {
-    apiVersion: `${kind.group}/v1alpha1`,
+    apiVersion: apiVersionOf(kind),
     kind: kind.kind,
     metadata: { name, namespace, ...(Object.keys(f.labels).length ? { labels: f.labels } : {}) },
     spec: { kubeConfig: { secretRef: { name: secretName, key: "value" } }, interval: f.interval },
