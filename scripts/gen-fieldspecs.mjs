@@ -8,18 +8,11 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { kustomizeModule } from "./kustomize-modules.mjs";
 
-const versions = readFileSync("tools/versions.env", "utf8");
-const kustomizeVersion = /^KUSTOMIZE_VERSION=(\S+)/m.exec(versions)?.[1];
-if (!kustomizeVersion) throw new Error("tools/versions.env does not pin KUSTOMIZE_VERSION");
-const modCache = process.env.GOMODCACHE || execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-const kustomizeMod = readFileSync(
-  join(modCache, "sigs.k8s.io/kustomize/kustomize", `v5@${kustomizeVersion}`, "go.mod"),
-  "utf8",
-);
-const apiVersion = /sigs\.k8s\.io\/kustomize\/api (\S+)/.exec(kustomizeMod)?.[1];
-if (!apiVersion) throw new Error(`kustomize ${kustomizeVersion}'s go.mod does not require the api module`);
-const dir = join(modCache, "sigs.k8s.io/kustomize", `api@${apiVersion}`, "internal/konfig/builtinpluginconsts");
+const api = kustomizeModule("api");
+const apiVersion = api.version;
+const dir = join(api.dir, "internal/konfig/builtinpluginconsts");
 
 // The Go constants are raw strings and sums of them: `name = \`yaml\` + otherName + \`yaml\``.
 const terms = {};
@@ -42,7 +35,10 @@ for (const [, name] of order.matchAll(/\[\]byte\((\w+)\)/g)) {
   if (consts[name] === undefined) throw new Error(`constant ${name} not found in ${dir}`);
   Object.assign(out, parse(consts[name]));
 }
-writeFileSync("src/kustomize/schema/builtin-fieldspecs.json", `${JSON.stringify(out, null, 1)}\n`);
+const file = "src/kustomize/schema/builtin-fieldspecs.json";
+writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+// Formatted as the repository keeps it, so a regeneration shows only real changes.
+execFileSync("npx", ["prettier", "--log-level", "warn", "--write", file], { stdio: "inherit" });
 console.log(
   `builtin-fieldspecs.json: ${Object.keys(out)
     .filter((k) => k !== "source")

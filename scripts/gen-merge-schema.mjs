@@ -14,18 +14,10 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { kustomizeModule } from "./kustomize-modules.mjs";
 
-const versions = readFileSync("tools/versions.env", "utf8");
-const kustomizeVersion = /^KUSTOMIZE_VERSION=(\S+)/m.exec(versions)?.[1];
-if (!kustomizeVersion) throw new Error("tools/versions.env does not pin KUSTOMIZE_VERSION");
-const modCache = process.env.GOMODCACHE || execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-const kustomizeMod = readFileSync(
-  join(modCache, "sigs.k8s.io/kustomize/kustomize", `v5@${kustomizeVersion}`, "go.mod"),
-  "utf8",
-);
-const kyamlVersion = /sigs\.k8s\.io\/kustomize\/kyaml (\S+)/.exec(kustomizeMod)?.[1];
-if (!kyamlVersion) throw new Error(`kustomize ${kustomizeVersion}'s go.mod does not require kyaml`);
-const dataDir = join(modCache, "sigs.k8s.io/kustomize", `kyaml@${kyamlVersion}`, "openapi/kubernetesapi/data");
+const { kustomizeVersion, version: kyamlVersion, dir: kyamlDir } = kustomizeModule("kyaml");
+const dataDir = join(kyamlDir, "openapi/kubernetesapi/data");
 const bundleName = execFileSync("ls", [dataDir], { encoding: "utf8" })
   .split("\n")
   .find((f) => f.endsWith(".json.gz"));
