@@ -34,6 +34,27 @@ async function getCluster(name: string): Promise<FleetCluster | undefined> {
   }
 }
 
+/** Waits until the Cluster's Ready condition has `status`; returns the Cluster and that condition. */
+async function clusterReady(name: string, status: "True" | "False", timeoutMs: number) {
+  return eventually(
+    `Cluster ${name} Ready=${status}`,
+    async () => {
+      const c = await getCluster(name);
+      const r = ready(c);
+      return r?.status === status ? { c: c!, r } : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** tenant1's Kamaji admin kubeconfig, as its Secret in the shared fleet holds it (base64). */
+async function tenant1AdminConf(): Promise<string> {
+  const admin = await mgmt.client.get<{ data: Record<string, string> }>(
+    pathOf(USED_KINDS.Secret, "tenants", "tenant1-admin-kubeconfig"),
+  );
+  return admin.data["admin.conf"]!;
+}
+
 /** A TenantControlPlane as Kamaji writes one, Ready, its kubeconfig the copy of tenant1's admin Secret. */
 async function tenantControlPlane(name: string, labels: Record<string, string>): Promise<void> {
   await mgmt.client.create(tcpPath(), {
@@ -57,14 +78,11 @@ async function setPlaneStatus(name: string, status: string): Promise<void> {
 beforeAll(async () => {
   ns = await testNamespace(mgmt.client, "fleetdisc");
   storage = makeWorkDir("fleetdisc-storage-");
-  const admin = await mgmt.client.get<{ data: Record<string, string> }>(
-    pathOf(USED_KINDS.Secret, "tenants", "tenant1-admin-kubeconfig"),
-  );
   await mgmt.client.create(pathOf(USED_KINDS.Secret, ns), {
     apiVersion: "v1",
     kind: "Secret",
     metadata: { name: "tenant1-admin-kubeconfig", namespace: ns },
-    data: { "admin.conf": admin.data["admin.conf"]! },
+    data: { "admin.conf": await tenant1AdminConf() },
   });
   await tenantControlPlane("tenant1", { "topology.kubernetes.io/region": "eu-west-1" });
   startController({ namespace: ns, shard: ns, storagePath: storage });
@@ -74,28 +92,21 @@ afterAll(() => rmSync(storage, { recursive: true, force: true }));
 
 describe("fleet clusters discovered from Kamaji", () => {
   it("makes a Cluster of a TenantControlPlane, its labels and admin kubeconfig, Ready with what the plane runs", async () => {
-    const c = await eventually(
-      "the discovered Cluster Ready",
-      async () => {
-        const c = await getCluster("tenant1");
-        return ready(c)?.status === "True" ? c : undefined;
-      },
-      120_000,
-    );
-    expect(c!.metadata.labels).toMatchObject({
+    const { c } = await clusterReady("tenant1", "True", 120_000);
+    expect(c.metadata.labels).toMatchObject({
       [SHARD]: ns,
       "topology.kubernetes.io/region": "eu-west-1",
       "fleet.flotilla.dev/discovered-from": "kamaji",
     });
-    expect(c!.spec.kubeConfig).toEqual({ secretRef: { name: "tenant1-admin-kubeconfig", key: "admin.conf" } });
-    expect(c!.metadata.ownerReferences).toMatchObject([
+    expect(c.spec.kubeConfig).toEqual({ secretRef: { name: "tenant1-admin-kubeconfig", key: "admin.conf" } });
+    expect(c.metadata.ownerReferences).toMatchObject([
       { kind: "TenantControlPlane", name: "tenant1", controller: true },
     ]);
     // What the real tenant1 plane answers.
     const version = await planeCluster("tenant1").client.get<{ gitVersion: string }>("/version");
-    expect(c!.status?.kubernetesVersion).toBe(version.gitVersion);
+    expect(c.status?.kubernetesVersion).toBe(version.gitVersion);
     expect(ready(c)?.reason).toBe("ClusterReady");
-    expect(Date.parse(c!.status!.lastProbeTime!)).toBeGreaterThan(Date.now() - 5 * 60_000);
+    expect(Date.parse(c.status!.lastProbeTime!)).toBeGreaterThan(Date.now() - 5 * 60_000);
     // flotilla get clusters, in Flux's table style with the version where Flux shows a revision.
     const got = await runCli(["get", "clusters", "-n", ns, "--kubeconfig", plane("management").kubeconfig]);
     expect(got.code).toBe(0);
@@ -106,22 +117,11 @@ describe("fleet clusters discovered from Kamaji", () => {
 
   it("a plane Kamaji reports not Ready makes its Cluster not Ready, naming it; Ready again, so is the Cluster", async () => {
     await setPlaneStatus("tenant1", "NotReady");
-    const down = await eventually(
-      "the Cluster not Ready",
-      async () => {
-        const r = ready(await getCluster("tenant1"));
-        return r?.status === "False" ? r : undefined;
-      },
-      90_000,
-    );
+    const { r: down } = await clusterReady("tenant1", "False", 90_000);
     expect(down.reason).toBe("TenantControlPlaneNotReady");
     expect(down.message).toContain(`TenantControlPlane ${ns}/tenant1 is not Ready`);
     await setPlaneStatus("tenant1", "Ready");
-    await eventually(
-      "the Cluster Ready again",
-      async () => ready(await getCluster("tenant1"))?.status === "True",
-      90_000,
-    );
+    await clusterReady("tenant1", "True", 90_000);
   }, 200_000);
 
   it("a deleted TenantControlPlane takes its Cluster with it", async () => {
@@ -138,10 +138,7 @@ describe("fleet clusters discovered from Kamaji", () => {
 
   it("a Cluster whose kubeconfig reaches nothing is not Ready, saying the cluster does not answer", async () => {
     // tenant1's own credentials, pointed at a port nothing listens on.
-    const admin = await mgmt.client.get<{ data: Record<string, string> }>(
-      pathOf(USED_KINDS.Secret, "tenants", "tenant1-admin-kubeconfig"),
-    );
-    const kubeconfig = Buffer.from(admin.data["admin.conf"]!, "base64")
+    const kubeconfig = Buffer.from(await tenant1AdminConf(), "base64")
       .toString("utf8")
       .replace(/server: https:\/\/127\.0\.0\.1:\d+/, "server: https://127.0.0.1:1");
     expect(kubeconfig).toContain("server: https://127.0.0.1:1\n");
@@ -157,14 +154,7 @@ describe("fleet clusters discovered from Kamaji", () => {
       metadata: { name: "nowhere", namespace: ns, labels: { [SHARD]: ns } },
       spec: { kubeConfig: { secretRef: { name: "nowhere-kubeconfig" } }, interval: "5s" },
     });
-    const r = await eventually(
-      "the unreachable Cluster not Ready",
-      async () => {
-        const r = ready(await getCluster("nowhere"));
-        return r?.status === "False" ? r : undefined;
-      },
-      90_000,
-    );
+    const { r } = await clusterReady("nowhere", "False", 90_000);
     expect(r.reason).toBe("ClusterUnreachable");
     expect(r.message).toContain("does not answer");
   }, 120_000);
