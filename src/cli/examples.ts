@@ -15,6 +15,8 @@ const EXAMPLES: Record<string, string> = {
   demo: "flotilla demo --dir /tmp/flotilla-demo",
   "get sources all": "flotilla get sources all -A",
   "get all": "flotilla get all -A --status-selector ready=false",
+  "approve fleetkustomization": "flotilla approve fleetkustomization podinfo -n fleet --stage production",
+  "approve fleethelmrelease": "flotilla approve fleethelmrelease cert-manager -n fleet",
 };
 
 const VERB_EXAMPLES: Record<string, (kind: string) => string> = {

@@ -2,6 +2,7 @@
 // like the flux CLI; stack traces are reserved for bugs (--verbose or FLOTILLA_DEBUG=1 shows them).
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
+import { approveCommand } from "./commands/approve.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
 import { uninstallCommand } from "./commands/uninstall.js";
 import { buildCommand, diffCommand } from "./commands/build-diff.js";
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   program.addCommand(reconcileCommand());
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());
+  program.addCommand(approveCommand());
   program.addCommand(treeCommand());
   program.addCommand(traceCommand());
   program.addCommand(statsCommand());

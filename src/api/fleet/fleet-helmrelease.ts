@@ -7,12 +7,9 @@ import type { HelmReleaseSpec } from "../helm/helmrelease.js";
 import { helmReleaseSchemas } from "../helm/helmrelease-schema.js";
 import { bool, crdFor, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
-import {
-  type ClusterSelector,
-  clusterSelectorSchema,
-  type FleetStatus,
-  fleetStatusSchema,
-} from "./fleet-kustomization.js";
+import { type Rollout, rolloutSchema } from "./rollout.js";
+import { type FleetStatus, fleetStatusSchema } from "./fleet-kustomization.js";
+import { type ClusterSelector, clusterSelectorSchema } from "./selector.js";
 
 export interface FleetHelmReleaseSpec {
   clusterSelector: ClusterSelector;
@@ -22,6 +19,7 @@ export interface FleetHelmReleaseSpec {
   };
   /** Prune (default): a cluster that stops matching has its release uninstalled; Orphan leaves it installed. */
   onClusterRemoval?: "Prune" | "Orphan";
+  rollout?: Rollout;
   suspend?: boolean;
 }
 
@@ -38,6 +36,7 @@ export const fleetHelmReleaseCrd = () =>
             ["spec"],
           ),
           onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          rollout: rolloutSchema(),
           suspend: bool(),
         },
         ["clusterSelector", "template"],

@@ -7,13 +7,10 @@ import type { KustomizationSpec } from "../kustomize/kustomization.js";
 import { kustomizationSchemas } from "../kustomize/kustomization-schema.js";
 import { arr, bool, condition, crdFor, int, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
+import { type ClusterSelector, clusterSelectorSchema } from "./selector.js";
+import { type Rollout, type RolloutStatus, rolloutSchema, rolloutStatusSchema } from "./rollout.js";
 
-export interface ClusterSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; values?: string[] }[];
-  /** Clusters chosen by name, besides those the labels select. */
-  names?: string[];
-}
+export type { ClusterSelector };
 
 export interface ClusterChildStatus {
   cluster: string;
@@ -31,6 +28,7 @@ export interface FleetKustomizationSpec {
   };
   /** Prune (default): a cluster that stops matching loses its child and what it applied; Orphan keeps them there. */
   onClusterRemoval?: "Prune" | "Orphan";
+  rollout?: Rollout;
   suspend?: boolean;
 }
 
@@ -39,22 +37,11 @@ export interface FleetStatus {
   conditions?: Condition[];
   counts?: { total: number; ready: number; failing: number; progressing: number; waiting: number };
   clusters?: ClusterChildStatus[];
+  rollout?: RolloutStatus;
   lastHandledReconcileAt?: string;
 }
 
 export type FleetKustomization = KubeObject & { spec: FleetKustomizationSpec; status?: FleetStatus };
-
-export const clusterSelectorSchema = () =>
-  obj({
-    matchLabels: strMap(),
-    matchExpressions: arr(
-      obj({ key: str(), operator: str({ enum: ["In", "NotIn", "Exists", "DoesNotExist"] }), values: arr(str()) }, [
-        "key",
-        "operator",
-      ]),
-    ),
-    names: arr(str()),
-  });
 
 export const fleetStatusSchema = () =>
   obj({
@@ -68,6 +55,7 @@ export const fleetStatusSchema = () =>
         "ready",
       ]),
     ),
+    rollout: rolloutStatusSchema(),
     lastHandledReconcileAt: str(),
   });
 
@@ -82,6 +70,7 @@ export const fleetKustomizationCrd = () =>
             ["spec"],
           ),
           onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          rollout: rolloutSchema(),
           suspend: bool(),
         },
         ["clusterSelector", "template"],

@@ -5,6 +5,8 @@ import type { ClusterSelector, FleetStatus } from "../../api/fleet/fleet-kustomi
 import type { KindEntry } from "../../api/kinds.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import type { Rollout } from "../../api/fleet/rollout.js";
+import type { KubeClient } from "../../kube/client.js";
 
 export interface FleetParent extends KubeObject {
   spec: {
@@ -14,6 +16,7 @@ export interface FleetParent extends KubeObject {
       spec: { interval?: string; kubeConfig?: unknown };
     };
     onClusterRemoval?: "Prune" | "Orphan";
+    rollout?: Rollout;
     suspend?: boolean;
   };
   status?: FleetStatus;
@@ -32,4 +35,19 @@ export interface ChildKind<P extends FleetParent> {
   revisionOf(child: FleetChild): string | undefined;
   /** The merge patch that makes deleting the child leave what it applied in place (onClusterRemoval: Orphan). */
   orphanPatch: Record<string, unknown>;
+  /** How a staged rollout holds a child at a revision; a kind without it refuses spec.rollout. */
+  pins?: RevisionPins<P>;
+}
+
+export interface RevisionPins<P extends FleetParent> {
+  /** The revision the template's source offers now (undefined while it has none). */
+  live(client: KubeClient, parent: P): Promise<string | undefined>;
+  /** Makes `revision` available to children; returns the handle their spec names (a pinned source). */
+  pin(client: KubeClient, parent: P, revision: string): Promise<string>;
+  /** The child's spec reading the pinned handle. */
+  pinnedSpec(spec: Record<string, unknown>, handle: string): Record<string, unknown>;
+  /** The handle a child's spec reads. */
+  handleOf(child: FleetChild): string | undefined;
+  /** Deletes the pinned handles no child reads. */
+  sweep(client: KubeClient, parent: P, inUse: Set<string>): Promise<void>;
 }

@@ -14,9 +14,14 @@ import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
 import { Finisher } from "../../controllers/kit/finish.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
+import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { isReady, selects } from "../clusters.js";
+import { FleetError } from "../errors.js";
+import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
+import { type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
-import { CLUSTER_LABEL, type ChildState, childName, childStatus, desiredChild, type Row } from "./children.js";
+import { CLUSTER_LABEL, childName, childStatus, desiredChild, type Row } from "./children.js";
+import { fanOutOutcome, waitingForStage } from "./outcome.js";
 
 export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 const RECHECK_MS = 15_000;
@@ -58,60 +63,92 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       labelSelector: `${this.kind.parentLabel}=${parent.metadata.name}`,
     });
     const children = new Map(listed.items.map((k) => [k.metadata.labels?.[CLUSTER_LABEL] ?? "", k]));
+    let plan: Plan | undefined;
+    if (parent.spec.rollout) {
+      try {
+        plan = await this.planRollout(parent, clusters, children);
+      } catch (err) {
+        if (!(err instanceof FleetError)) throw err;
+        const outcome = new ReconcileFailure("InvalidRollout", err.message, { stalled: true });
+        return this.finisher.finish(parent, path, ctx, { outcome, conditions, timing });
+      }
+    }
     const rows: Row[] = [];
+    const inUse = new Set<string>();
     for (const c of clusters) {
       const name = c.metadata.name;
       const existing = children.get(name);
       children.delete(name);
-      rows.push(await this.syncChild(parent, c, existing));
+      const revision = plan && (plan.moves.get(name) ?? existing?.metadata.annotations?.[REVISION_ANNOTATION]);
+      if (plan && !revision) {
+        rows.push({ ...waitingForStage(plan, name), child: childName(parent, name) });
+        continue;
+      }
+      const { row, child } = await this.syncChild(parent, c, existing, revision);
+      const handle = child && this.kind.pins?.handleOf(child);
+      if (handle) inUse.add(handle);
+      rows.push(row);
     }
     for (const [cluster, child] of children) await this.removeChild(parent, child, cluster, ctx);
-    const count = (s: ChildState) => rows.filter((r) => r.state === s).length;
-    const counts = {
-      total: rows.length,
-      ready: count("ready"),
-      failing: count("failing"),
-      progressing: count("progressing"),
-      waiting: count("waiting"),
-    };
-    const status = { counts, clusters: rows.map(({ state: _s, ...r }) => r) };
-    const notReady = rows.filter((r) => r.state !== "ready");
-    const summary = `${counts.ready}/${counts.total} clusters ready`;
-    const outcome = notReady.length
-      ? new ReconcileFailure(
-          counts.failing ? "ClustersFailing" : "ClustersProgressing",
-          `${summary}; ${notReady.map((r) => `${r.cluster}: ${r.message ?? r.ready}`).join("; ")}`,
-          { retryAfterMs: Math.min(RECHECK_MS, timing.intervalMs) },
-        )
-      : { reason: "ReconciliationSucceeded", message: summary };
+    if (plan) await this.kind.pins!.sweep(this.cluster.client, parent, inUse);
+    const { outcome, status } = fanOutOutcome(rows, plan, Math.min(RECHECK_MS, timing.intervalMs));
     return this.finisher.finish(parent, path, ctx, { outcome, conditions, status, timing });
   }
 
-  /** A Ready cluster's child applied as the template says; a cluster not Ready keeps what it has. */
-  private async syncChild(parent: P, c: FleetCluster, existing: FleetChild | undefined): Promise<Row> {
+  /** Where each cluster stands in the staged rollout, and which move now. */
+  private async planRollout(parent: P, clusters: FleetCluster[], children: Map<string, FleetChild>): Promise<Plan> {
+    const rollout = parent.spec.rollout!;
+    const pins = this.kind.pins;
+    if (!pins) throw new InvalidRollout(`spec.rollout is not supported on ${this.kind.parent.kind} yet: remove it`);
+    checkRollout(rollout);
+    return planRollout({
+      stages: stagedMembers(this.kind, rollout, clusters, children),
+      live: await pins.live(this.cluster.client, parent),
+      previous: parent.status?.rollout,
+      approved: parent.metadata.annotations?.[APPROVE_ANNOTATION],
+      now: new Date(),
+      approveHint: `flotilla approve ${this.kind.parent.kind.toLowerCase()} ${parent.metadata.name} -n ${parent.metadata.namespace}`,
+    });
+  }
+
+  /** A Ready cluster's child applied as the template says (at its rollout revision); a cluster not Ready keeps what it has. */
+  private async syncChild(
+    parent: P,
+    c: FleetCluster,
+    existing: FleetChild | undefined,
+    revision: string | undefined,
+  ): Promise<{ row: Row; child?: FleetChild }> {
     const name = c.metadata.name;
     if (!isReady(c)) {
       const why = c.status?.conditions?.find((x) => x.type === "Ready")?.message ?? "not probed yet";
       const row = childStatus(this.kind, name, childName(parent, name), existing);
-      return existing ? row : { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" };
+      return existing
+        ? { row, child: existing }
+        : { row: { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" } };
     }
     try {
       const desired = desiredChild(this.kind, parent, c);
+      if (revision) {
+        const handle = await this.kind.pins!.pin(this.cluster.client, parent, revision);
+        desired.spec = this.kind.pins!.pinnedSpec(desired.spec, handle);
+        desired.metadata.annotations = { ...desired.metadata.annotations, [REVISION_ANNOTATION]: revision };
+      }
       const applied = await this.cluster.client.apply<FleetChild>(
         pathOf(this.kind.child, parent.metadata.namespace, desired.metadata.name),
         desired,
         FLEET_FIELD_MANAGER,
         { force: true },
       );
-      return childStatus(this.kind, name, desired.metadata.name, applied);
+      return { row: childStatus(this.kind, name, desired.metadata.name, applied), child: applied };
     } catch (err) {
-      return {
+      const row: Row = {
         cluster: name,
         child: childName(parent, name),
         ready: "False",
         message: (err as Error).message,
         state: "failing",
       };
+      return existing ? { row, child: existing } : { row };
     }
   }
 

@@ -1,17 +1,50 @@
 // A fleet kind's controller as the manager runs it: a child's change re-reads its parent; any Cluster
-// change (labels, readiness) re-reads every parent of that kind in the Cluster's namespace.
+// change (labels, readiness) re-reads every parent of that kind in the Cluster's namespace; for kinds
+// that stage rollouts, a new revision of the template's source re-reads the parents reading it, and
+// the approval annotation triggers like a spec change.
+import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { gvkOf as gvk, SERVED_KINDS } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../../controllers/kit/setup.js";
+import { deletionChanged, generationChanged, type Predicate, reconcileRequested } from "../../runtime/controller.js";
 import type { ChildKind, FleetParent } from "./child-kind.js";
 import { FanOutReconciler } from "./reconciler.js";
+
+const approvalChanged: Predicate = (o, n) =>
+  (o.metadata.annotations?.[APPROVE_ANNOTATION] ?? "") !== (n.metadata.annotations?.[APPROVE_ANNOTATION] ?? "");
+
+type Watches = ControllerSetup["watches"];
 
 export function fanOutController<P extends FleetParent>(
   name: string,
   kind: ChildKind<P>,
 ): ControllerSetup<Pick<ControllerDeps, "cluster" | "events">> {
+  const sameNamespace: NonNullable<Watches>[number]["map"] = (o, controller) =>
+    controller.informer
+      .list()
+      .filter((p) => p.metadata.namespace === o.metadata.namespace)
+      .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  const sourceWatch: NonNullable<Watches> = kind.pins
+    ? [
+        {
+          kind: gvk(SERVED_KINDS.GitRepository),
+          map: (repo, controller) =>
+            controller.informer
+              .list()
+              .map((p) => p as unknown as P)
+              .filter(
+                (p) =>
+                  p.metadata.namespace === repo.metadata.namespace &&
+                  p.spec.rollout &&
+                  (p.spec.template.spec as { sourceRef?: { name?: string } }).sourceRef?.name === repo.metadata.name,
+              )
+              .map((p) => `${p.metadata.namespace}/${p.metadata.name}`),
+        },
+      ]
+    : [];
   return {
     name,
     kind: gvk(kind.parent),
+    predicates: [generationChanged, reconcileRequested, deletionChanged, approvalChanged],
     watches: [
       {
         kind: gvk(kind.child),
@@ -20,14 +53,8 @@ export function fanOutController<P extends FleetParent>(
           return parent ? [`${child.metadata.namespace}/${parent}`] : [];
         },
       },
-      {
-        kind: gvk(SERVED_KINDS.Cluster),
-        map: (c, controller) =>
-          controller.informer
-            .list()
-            .filter((p) => p.metadata.namespace === c.metadata.namespace)
-            .map((p) => `${p.metadata.namespace}/${p.metadata.name}`),
-      },
+      { kind: gvk(SERVED_KINDS.Cluster), map: sameNamespace },
+      ...sourceWatch,
     ],
     reconciler: ({ cluster, events }) => new FanOutReconciler(kind, cluster, events),
   };

@@ -5,6 +5,7 @@ import { SERVED_KINDS } from "../../api/kinds.js";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../fanout/child-kind.js";
+import { liveRevision, pinnedSpec, pinSource, sweepPinned } from "./pinned-source.js";
 
 export const FLEET_KUSTOMIZATION_LABEL = "fleet.flotilla.dev/fleet-kustomization";
 
@@ -23,4 +24,12 @@ export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
   },
   revisionOf: (k) => (k.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision,
   orphanPatch: { spec: { deletionPolicy: "Orphan" } },
+  pins: {
+    live: liveRevision,
+    pin: pinSource,
+    pinnedSpec: (spec, handle) =>
+      pinnedSpec(spec as unknown as KustomizationSpec, handle) as unknown as Record<string, unknown>,
+    handleOf: (k) => (k.spec as unknown as KustomizationSpec).sourceRef?.name,
+    sweep: sweepPinned,
+  },
 };
