@@ -16,6 +16,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 import { clusterController } from "../../src/fleet/cluster/setup.js";
 import { fleetKustomizationController } from "../../src/fleet/fleetkustomization/setup.js";
+import { SourceFetcher } from "../../src/sources/consumer.js";
 import { runCli } from "../support/cli.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
@@ -69,7 +70,11 @@ beforeAll(async () => {
   // The fleet's controllers in-process, sharded to this file's objects (the harness runs the sources and
   // the Kustomization controller that reconciles the children).
   const log = createLogger({ level: "error", write: () => {} });
-  const deps = { cluster: h.mgmt, events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log) };
+  const deps = {
+    cluster: h.mgmt,
+    events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log),
+    sources: new SourceFetcher(h.mgmt.client, h.artifactCacheDir),
+  };
   const shared = { cluster: h.mgmt, log, concurrency: 2, labelSelector: `${SHARD}=${h.ns}` };
   for (const setup of [clusterController(false), fleetKustomizationController])
     controllers.push(createController(setup, deps, shared));
@@ -96,6 +101,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of controllers) await c.stop();
   await h.mgmt.client.delete(fkPath()).catch(() => {});
+  await h.mgmt.client.delete(pathOf(SERVED_KINDS.FleetKustomization, h.ns, "paths")).catch(() => {});
   await h?.stop();
 }, 120_000);
 
@@ -175,4 +181,55 @@ describe("FleetKustomization", () => {
     const c = await h.mgmt.client.get<FleetCluster>(clusterPath("tenant2"));
     expect(c.metadata.labels?.env).toBe("staging");
   }, 240_000);
+  it("a cluster without its own directory gets the fallback path, and its own once a commit adds it", async () => {
+    const cm = (from: string) =>
+      [
+        "apiVersion: v1",
+        "kind: ConfigMap",
+        "metadata:",
+        "  name: paths",
+        "  namespace: ${target_ns}",
+        "data:",
+        `  from: ${from}`,
+        "",
+      ].join("\n");
+    await h.commit(
+      { "apps/paths/tenant1/cm.yaml": cm("tenant1-own"), "apps/paths/default/cm.yaml": cm("default") },
+      "tenant1 has its own directory; the others share the default",
+    );
+    await h.mgmt.client.create(pathOf(SERVED_KINDS.FleetKustomization, h.ns), {
+      apiVersion: "fleet.flotilla.dev/v1alpha1",
+      kind: "FleetKustomization",
+      metadata: { name: "paths", namespace: h.ns, labels: { [SHARD]: h.ns } },
+      spec: {
+        clusterSelector: { names: ["tenant1", "tenant2"] },
+        fallbackPath: "./apps/paths/default",
+        template: {
+          spec: {
+            sourceRef: { kind: "GitRepository", name: "platform" },
+            path: "./apps/paths/${cluster_name}",
+            interval: "1m",
+            prune: true,
+          },
+        },
+      },
+    });
+    const from = async (t: keyof typeof tenants) => {
+      try {
+        const got = await tenants[t].client.get<{ data: { from: string } }>(
+          `/api/v1/namespaces/${remoteNs[t]}/configmaps/paths`,
+        );
+        return got.data.from;
+      } catch (err) {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+    };
+    await eventually("tenant1 from its own directory", async () => (await from("tenant1")) === "tenant1-own", 120_000);
+    await eventually("tenant2 from the fallback", async () => (await from("tenant2")) === "default", 120_000);
+    expect((await h.getKs("paths-tenant2")).spec.path).toBe("./apps/paths/default");
+    await h.commit({ "apps/paths/tenant2/cm.yaml": cm("tenant2-own") }, "tenant2 gets its own directory");
+    await eventually("tenant2 from its own directory", async () => (await from("tenant2")) === "tenant2-own", 120_000);
+    expect((await h.getKs("paths-tenant2")).spec.path).toBe("./apps/paths/tenant2");
+  }, 300_000);
 });

@@ -26,6 +26,11 @@ export interface FleetKustomizationSpec {
     metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
     spec: KustomizationSpec;
   };
+  /**
+   * The path for a cluster whose own directory (spec.template.spec.path with its values) is not in the
+   * source's artifact, e.g. `./apps/podinfo/base` beside `./apps/podinfo/${cluster_name}`; it may use them too.
+   */
+  fallbackPath?: string;
   /** Prune (default): a cluster that stops matching loses its child and what it applied; Orphan keeps them there. */
   onClusterRemoval?: "Prune" | "Orphan";
   rollout?: Rollout;
@@ -69,6 +74,7 @@ export const fleetKustomizationCrd = () =>
             { metadata: obj({ labels: strMap(), annotations: strMap() }), spec: kustomizationSchemas.v1!.spec },
             ["spec"],
           ),
+          fallbackPath: str(),
           onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
           rollout: rolloutSchema(),
           suspend: bool(),

@@ -7,6 +7,7 @@ import type { Condition } from "../../api/meta/conditions.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { Rollout } from "../../api/fleet/rollout.js";
 import type { KubeClient } from "../../kube/client.js";
+import type { SourceFetcher } from "../../sources/consumer.js";
 
 export interface FleetParent extends KubeObject {
   spec: {
@@ -30,13 +31,24 @@ export interface ChildKind<P extends FleetParent> {
   /** Label naming the parent on every child (children are listed by it). */
   parentLabel: string;
   /** The child's spec for one cluster (kubeConfig set from the Cluster, its values applied). */
-  childSpec(parent: P, cluster: FleetCluster): Record<string, unknown>;
+  childSpec(parent: P, cluster: FleetCluster, files?: ArtifactFiles): Record<string, unknown>;
+  /**
+   * The files of the source revision a child will read, when its spec depends on them (a fallback path);
+   * undefined when it does not.
+   */
+  filesFor?(sources: SourceFetcher, parent: P, revision: string | undefined): Promise<ArtifactFiles | undefined>;
   /** What the child has applied, for the per-cluster table. */
   revisionOf(child: FleetChild): string | undefined;
   /** The merge patch that makes deleting the child leave what it applied in place (onClusterRemoval: Orphan). */
   orphanPatch: Record<string, unknown>;
   /** How a staged rollout holds a child at a revision; a kind without it refuses spec.rollout. */
   pins?: RevisionPins<P>;
+}
+
+/** What a child's spec may ask of the artifact it will read. */
+export interface ArtifactFiles {
+  /** The directory exists in the artifact (paths leaving the artifact are refused). */
+  hasDirectory(path: string): boolean;
 }
 
 export interface RevisionPins<P extends FleetParent> {

@@ -3,13 +3,18 @@
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { ClusterChildStatus } from "../../api/fleet/fleet-kustomization.js";
 import { apiVersionOf } from "../../api/kinds.js";
-import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
+import type { ArtifactFiles, ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 
 export const CLUSTER_LABEL = "fleet.flotilla.dev/cluster";
 
 export const childName = (parent: FleetParent, cluster: string) => `${parent.metadata.name}-${cluster}`;
 
-export function desiredChild<P extends FleetParent>(kind: ChildKind<P>, parent: P, c: FleetCluster): FleetChild {
+export function desiredChild<P extends FleetParent>(
+  kind: ChildKind<P>,
+  parent: P,
+  c: FleetCluster,
+  files?: ArtifactFiles,
+): FleetChild {
   const template = parent.spec.template;
   return {
     apiVersion: apiVersionOf(kind.child),
@@ -34,7 +39,7 @@ export function desiredChild<P extends FleetParent>(kind: ChildKind<P>, parent: 
         },
       ],
     },
-    spec: kind.childSpec(parent, c),
+    spec: kind.childSpec(parent, c, files),
   };
 }
 

@@ -10,6 +10,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
+import type { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
 import { Finisher } from "../../controllers/kit/finish.js";
@@ -34,6 +35,7 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     private readonly kind: ChildKind<P>,
     private readonly cluster: Cluster,
     events: EventRecorder,
+    private readonly sourceFetcher?: SourceFetcher,
   ) {
     this.objects = new ReconciledObjects(cluster);
     this.finisher = new Finisher(this.objects, events);
@@ -95,6 +97,12 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     return this.finisher.finish(parent, path, ctx, { outcome, conditions, status, timing });
   }
 
+  private sources(): SourceFetcher {
+    if (!this.sourceFetcher)
+      throw new FleetError(`the ${this.kind.parent.kind} controller was started without source access`);
+    return this.sourceFetcher;
+  }
+
   /** Where each cluster stands in the staged rollout, and which move now. */
   private async planRollout(parent: P, clusters: FleetCluster[], children: Map<string, FleetChild>): Promise<Plan> {
     const rollout = parent.spec.rollout!;
@@ -127,7 +135,8 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         : { row: { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" } };
     }
     try {
-      const desired = desiredChild(this.kind, parent, c);
+      const files = this.kind.filesFor && (await this.kind.filesFor(this.sources(), parent, revision));
+      const desired = desiredChild(this.kind, parent, c, files);
       if (revision) {
         const handle = await this.kind.pins!.pin(this.cluster.client, parent, revision);
         desired.spec = this.kind.pins!.pinnedSpec(desired.spec, handle);

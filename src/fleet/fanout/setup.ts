@@ -1,7 +1,7 @@
 // A fleet kind's controller as the manager runs it: a child's change re-reads its parent; any Cluster
 // change (labels, readiness) re-reads every parent of that kind in the Cluster's namespace; for kinds
-// that stage rollouts, a new revision of the template's source re-reads the parents reading it, and
-// the approval annotation triggers like a spec change.
+// that stage rollouts, a new revision of the template's source re-reads the parents reading it that
+// stage or fall back by path, and the approval annotation triggers like a spec change.
 import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { gvkOf as gvk, SERVED_KINDS } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../../controllers/kit/setup.js";
@@ -17,7 +17,7 @@ type Watches = ControllerSetup["watches"];
 export function fanOutController<P extends FleetParent>(
   name: string,
   kind: ChildKind<P>,
-): ControllerSetup<Pick<ControllerDeps, "cluster" | "events">> {
+): ControllerSetup<Pick<ControllerDeps, "cluster" | "events"> & Partial<Pick<ControllerDeps, "sources">>> {
   const sameNamespace: NonNullable<Watches>[number]["map"] = (o, controller) =>
     controller.informer
       .list()
@@ -34,7 +34,8 @@ export function fanOutController<P extends FleetParent>(
               .filter(
                 (p) =>
                   p.metadata.namespace === repo.metadata.namespace &&
-                  p.spec.rollout &&
+                  // A staged rollout moves on a new revision; a fallback path may change with one.
+                  (p.spec.rollout || (p.spec as { fallbackPath?: string }).fallbackPath) &&
                   (p.spec.template.spec as { sourceRef?: { name?: string } }).sourceRef?.name === repo.metadata.name,
               )
               .map((p) => `${p.metadata.namespace}/${p.metadata.name}`),
@@ -56,6 +57,6 @@ export function fanOutController<P extends FleetParent>(
       { kind: gvk(SERVED_KINDS.Cluster), map: sameNamespace },
       ...sourceWatch,
     ],
-    reconciler: ({ cluster, events }) => new FanOutReconciler(kind, cluster, events),
+    reconciler: ({ cluster, events, sources }) => new FanOutReconciler(kind, cluster, events, sources),
   };
 }

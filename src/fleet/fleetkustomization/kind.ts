@@ -1,10 +1,12 @@
 // FleetKustomization's children are Kustomizations: the cluster's kubeconfig Secret, its values in
-// postBuild.substitute (over the template's of the same name) and in the path.
+// postBuild.substitute (over the template's of the same name) and in the path — or the fallback path
+// when that cluster's own directory is not in the revision it will read.
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../fanout/child-kind.js";
+import { fleetKustomizationFiles } from "./artifact-files.js";
 import { liveRevision, pinnedSpec, pinSource, sweepPinned } from "./pinned-source.js";
 
 export const FLEET_KUSTOMIZATION_LABEL = "fleet.flotilla.dev/fleet-kustomization";
@@ -13,16 +15,19 @@ export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
   parent: SERVED_KINDS.FleetKustomization,
   child: SERVED_KINDS.Kustomization,
   parentLabel: FLEET_KUSTOMIZATION_LABEL,
-  childSpec(fk, c) {
+  childSpec(fk, c, files) {
     const vars = clusterVariables(c);
     const spec: KustomizationSpec = structuredClone(fk.spec.template.spec);
     if (spec.path) spec.path = expandClusterVariables(spec.path, vars, "spec.template.spec.path");
+    if (fk.spec.fallbackPath && files && !files.hasDirectory(spec.path ?? "."))
+      spec.path = expandClusterVariables(fk.spec.fallbackPath, vars, "spec.fallbackPath");
     const ref = c.spec.kubeConfig.secretRef;
     spec.kubeConfig = { secretRef: { name: ref.name, ...(ref.key ? { key: ref.key } : {}) } };
     spec.postBuild = { ...spec.postBuild, substitute: { ...(spec.postBuild?.substitute ?? {}), ...vars } };
     return spec as unknown as Record<string, unknown>;
   },
   revisionOf: (k) => (k.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision,
+  filesFor: fleetKustomizationFiles,
   orphanPatch: { spec: { deletionPolicy: "Orphan" } },
   pins: {
     live: liveRevision,

@@ -1,0 +1,23 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { filesIn } from "./artifact-files.js";
+
+describe("filesIn", () => {
+  const dir = mkdtempSync(join(tmpdir(), "flotilla-files-"));
+  mkdirSync(join(dir, "apps/podinfo/tenant1"), { recursive: true });
+  writeFileSync(join(dir, "apps/podinfo/file.yaml"), "a: 1\n");
+  const files = filesIn(dir);
+
+  it("finds directories of the artifact, not files or missing ones", () => {
+    expect(files.hasDirectory("./apps/podinfo/tenant1")).toBe(true);
+    expect(files.hasDirectory("apps/podinfo/tenant2")).toBe(false);
+    expect(files.hasDirectory("./apps/podinfo/file.yaml")).toBe(false);
+    expect(files.hasDirectory("./")).toBe(true);
+  });
+
+  it("refuses a path that leaves the artifact instead of looking outside it", () => {
+    expect(() => files.hasDirectory("./apps/../../etc")).toThrow(/leaves the source's artifact/);
+  });
+});
