@@ -21,6 +21,7 @@ const layers = {
   controllers: ["runtime", "sources", "kustomize", "ssa", "kube", "binaries", "util", "api"],
   fleet: ["controllers", "runtime", "sources", "kustomize", "ssa", "kube", "binaries", "util", "api"],
   demo: [
+    "fleet",
     "controllers",
     "local",
     "install",

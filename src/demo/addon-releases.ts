@@ -1,13 +1,16 @@
-// The demo's Helm half: one HelmRepository serving the add-on chart and one HelmRelease per tenant
-// cluster, each installing that chart into its tenant through the Kamaji admin kubeconfig Secret —
-// the Kamaji guide's shape, with the release stored on the tenant (decision 0018).
-import { HELM_GROUP, SERVED_KINDS, SOURCE_GROUP } from "../api/kinds.js";
+// The demo's Helm half, at fleet scale: one HelmRepository serving the add-on chart and ONE
+// FleetHelmRelease selecting every Cluster discovered from a Kamaji TenantControlPlane — its children,
+// one HelmRelease per tenant plane, install that chart there through the plane's admin kubeconfig, each
+// with its cluster's name in the values and the release stored on the tenant (decisions 0018, 0023).
+import { SERVED_KINDS, SOURCE_GROUP, apiVersionOf } from "../api/kinds.js";
+import type { FleetCluster } from "../api/fleet/cluster.js";
+import type { FleetHelmRelease } from "../api/fleet/fleet-helmrelease.js";
 import type { HelmRelease } from "../api/helm/helmrelease.js";
 import type { KubeObject } from "../api/meta/object.js";
 import { pathOf } from "../api/paths.js";
 import type { Cluster } from "../kube/cluster.js";
 import { waitFor } from "../local/bootstrap.js";
-import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../local/kamaji.js";
+import { TENANTS_NAMESPACE } from "../local/kamaji.js";
 import { ADDON_CHART } from "./chart-repository.js";
 
 const ns = TENANTS_NAMESPACE;
@@ -15,9 +18,12 @@ const DEMO_LABEL = { "flotilla.dev/demo": "true" };
 /** Where the add-on runs in each tenant (created by the install) and its release name there. */
 export const ADDON_NAMESPACE = "monitoring";
 export const ADDON_RELEASE = ADDON_CHART.name;
-export const addonReleaseName = (tenant: string) => `${tenant}-${ADDON_CHART.name}`;
+export const ADDON_FLEET_RELEASE = ADDON_CHART.name;
+/** The FleetHelmRelease's child for one tenant plane (`<name>-<cluster>`). */
+export const addonReleaseName = (tenant: string) => `${ADDON_FLEET_RELEASE}-${tenant}`;
+const DISCOVERED = { "fleet.flotilla.dev/discovered-from": "kamaji" };
 
-export function addonReleaseObjects(chartRepoUrl: string, tenants: string[]): KubeObject[] {
+export function addonReleaseObjects(chartRepoUrl: string): KubeObject[] {
   const meta = (name: string) => ({ name, namespace: ns, labels: DEMO_LABEL });
   return [
     {
@@ -26,43 +32,81 @@ export function addonReleaseObjects(chartRepoUrl: string, tenants: string[]): Ku
       metadata: meta("addons"),
       spec: { interval: "10m", url: chartRepoUrl },
     },
-    ...tenants.map((t) => ({
-      apiVersion: `${HELM_GROUP}/v2`,
-      kind: "HelmRelease",
-      metadata: meta(addonReleaseName(t)),
+    {
+      apiVersion: apiVersionOf(SERVED_KINDS.FleetHelmRelease),
+      kind: "FleetHelmRelease",
+      metadata: meta(ADDON_FLEET_RELEASE),
       spec: {
-        interval: "10m",
-        releaseName: ADDON_RELEASE,
-        targetNamespace: ADDON_NAMESPACE,
-        install: { createNamespace: true },
-        chart: {
-          // The HelmChart made from this template is watched under the demo's label selector too.
+        clusterSelector: { matchLabels: DISCOVERED },
+        template: {
+          // The children (and the HelmCharts made from them) carry the demo's label: its controllers watch them.
           metadata: { labels: DEMO_LABEL },
-          spec: { chart: ADDON_CHART.name, version: "1.x", sourceRef: { kind: "HelmRepository", name: "addons" } },
+          spec: {
+            interval: "10m",
+            releaseName: ADDON_RELEASE,
+            targetNamespace: ADDON_NAMESPACE,
+            install: { createNamespace: true },
+            chart: {
+              metadata: { labels: DEMO_LABEL },
+              spec: {
+                chart: ADDON_CHART.name,
+                version: "1.x",
+                sourceRef: { kind: "HelmRepository", name: "addons" },
+              },
+            },
+            values: { cluster: "${cluster_name}" },
+          },
         },
-        values: { cluster: t },
-        kubeConfig: { secretRef: { name: adminKubeconfigSecretName(t), key: "admin.conf" } },
       },
-    })),
+    },
   ] as KubeObject[];
 }
 
-/** Waits until every tenant's HelmRelease is Ready; returns them (for `flux get helmreleases` rows). */
-export async function waitAddonsReady(mgmt: Cluster, tenants: string[], timeoutMs: number): Promise<HelmRelease[]> {
-  const read = (t: string) => mgmt.client.get<HelmRelease>(pathOf(SERVED_KINDS.HelmRelease, ns, addonReleaseName(t)));
-  const ready = (hr: HelmRelease) => hr.status?.conditions?.find((c) => c.type === "Ready");
-  for (const t of tenants) {
-    try {
-      await waitFor(
-        `HelmRelease ${ns}/${addonReleaseName(t)} Ready`,
-        async () => ready(await read(t))?.status === "True",
-        timeoutMs,
-        500,
-      );
-    } catch (err) {
-      const c = await read(t).then(ready, () => undefined);
-      throw new Error(`${(err as Error).message}${c ? ` (Ready=${c.status}: ${c.message})` : ""}`);
-    }
-  }
+/** Waits until discovery made a Ready Cluster of every tenant plane; returns them (for `get clusters`). */
+export async function waitClustersReady(mgmt: Cluster, tenants: string[], timeoutMs: number): Promise<FleetCluster[]> {
+  const read = (t: string) => mgmt.client.get<FleetCluster>(pathOf(SERVED_KINDS.Cluster, ns, t));
+  for (const t of tenants)
+    await waitFor(
+      `Cluster ${ns}/${t} discovered from its TenantControlPlane and Ready`,
+      async () =>
+        (await read(t).catch(() => undefined))?.status?.conditions?.some(
+          (c) => c.type === "Ready" && c.status === "True",
+        ) === true,
+      timeoutMs,
+      500,
+    );
   return Promise.all(tenants.map(read));
+}
+
+/** Waits until the FleetHelmRelease is Ready on every tenant; returns it and its children. */
+export async function waitAddonsReady(
+  mgmt: Cluster,
+  tenants: string[],
+  timeoutMs: number,
+): Promise<{ fleet: FleetHelmRelease; releases: HelmRelease[] }> {
+  const path = pathOf(SERVED_KINDS.FleetHelmRelease, ns, ADDON_FLEET_RELEASE);
+  const readFleet = () => mgmt.client.get<FleetHelmRelease>(path);
+  try {
+    await waitFor(
+      `FleetHelmRelease ${ns}/${ADDON_FLEET_RELEASE} Ready on ${tenants.join(", ")}`,
+      async () => {
+        const f = await readFleet();
+        const ready = f.status?.conditions?.find((c) => c.type === "Ready")?.status === "True";
+        const on = new Set(f.status?.clusters?.filter((c) => c.ready === "True").map((c) => c.cluster));
+        return ready && tenants.every((t) => on.has(t));
+      },
+      timeoutMs,
+      500,
+    );
+  } catch (err) {
+    const c = await readFleet().then(
+      (f) => f.status?.conditions?.find((x) => x.type === "Ready"),
+      () => undefined,
+    );
+    throw new Error(`${(err as Error).message}${c ? ` (Ready=${c.status}: ${c.message})` : ""}`);
+  }
+  const releases = await Promise.all(
+    tenants.map((t) => mgmt.client.get<HelmRelease>(pathOf(SERVED_KINDS.HelmRelease, ns, addonReleaseName(t)))),
+  );
+  return { fleet: await readFleet(), releases };
 }

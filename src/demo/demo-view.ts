@@ -5,6 +5,8 @@ import { NotFoundError } from "../kube/errors.js";
 import { USED_KINDS } from "../api/kinds.js";
 import type { KubeObject } from "../api/meta/object.js";
 import type { HelmRelease } from "../api/helm/helmrelease.js";
+import type { FleetCluster } from "../api/fleet/cluster.js";
+import type { FleetHelmRelease } from "../api/fleet/fleet-helmrelease.js";
 import { ADDON_NAMESPACE, ADDON_RELEASE } from "./addon-releases.js";
 import { pathOf } from "../api/paths.js";
 
@@ -174,6 +176,34 @@ export function helmReleaseRows(releases: HelmRelease[]): Table {
       String(r.spec.suspend === true),
       ready(r as FluxObject)?.status ?? "Unknown",
       ready(r as FluxObject)?.message ?? "",
+    ]),
+  ];
+}
+
+/** `flotilla get clusters`: VERSION where Flux's kinds show a revision. */
+export function clusterRows(clusters: FleetCluster[]): Table {
+  return [
+    ["NAMESPACE", "NAME", "VERSION", "READY", "MESSAGE"],
+    clusters.map((c) => [
+      c.metadata.namespace ?? "",
+      c.metadata.name,
+      c.status?.kubernetesVersion ?? "",
+      ready(c as unknown as FluxObject)?.status ?? "Unknown",
+      ready(c as unknown as FluxObject)?.message ?? "",
+    ]),
+  ];
+}
+
+/** `flotilla get fleethelmreleases`: how many of its clusters are ready. */
+export function fleetRows(fleet: FleetHelmRelease[]): Table {
+  return [
+    ["NAMESPACE", "NAME", "CLUSTERS", "READY", "MESSAGE"],
+    fleet.map((f) => [
+      f.metadata.namespace ?? "",
+      f.metadata.name,
+      `${f.status?.counts?.ready ?? 0}/${f.status?.counts?.total ?? 0}`,
+      ready(f as unknown as FluxObject)?.status ?? "Unknown",
+      ready(f as unknown as FluxObject)?.message ?? "",
     ]),
   ];
 }

@@ -2,9 +2,9 @@
 // repository served over smart HTTP (password-protected) holds one overlay per tenant cluster; the
 // controllers run in this process against the management plane; one Kustomization per tenant
 // applies into that tenant's hosted control plane through its Kamaji admin kubeconfig Secret. Then
-// a commit rolls out, and hand-made drift in a tenant is put back. Beside it, one HelmRelease per
-// tenant installs an add-on chart from a loopback chart repository with the real helm, the release
-// stored in the tenant's own cluster.
+// a commit rolls out, and hand-made drift in a tenant is put back. Beside it, the fleet layer: every
+// Kamaji plane is discovered as a Cluster, and one FleetHelmRelease fans an add-on chart out to all of
+// them (a HelmRelease per plane, installed with the real helm, the release stored in the tenant).
 import { randomBytes } from "node:crypto";
 import { servedCrds } from "../api/flux-crds.js";
 import { HELM_GROUP, KUSTOMIZE_GROUP, SERVED_KINDS, SOURCE_GROUP, USED_KINDS } from "../api/kinds.js";
@@ -19,7 +19,8 @@ import { waitFor } from "../local/bootstrap.js";
 import { startGitHttpServer } from "./git-http-server.js";
 import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../local/kamaji.js";
 import { clusterOverlay, fleetRepositoryFiles } from "./fleet-repository.js";
-import { addonReleaseObjects, addonReleaseName, waitAddonsReady } from "./addon-releases.js";
+import { ADDON_FLEET_RELEASE, addonReleaseObjects, waitAddonsReady, waitClustersReady } from "./addon-releases.js";
+import { fleetControllers } from "../fleet/controllers.js";
 import { startChartRepository } from "./chart-repository.js";
 import {
   type DemoView,
@@ -28,6 +29,8 @@ import {
   readTenantApps,
   readTenantAddons,
   addonRows,
+  clusterRows,
+  fleetRows,
   helmReleaseRows,
   sourceRows,
   tenantRows,
@@ -89,9 +92,14 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     await mgmt.discovery.waitForMapping({ group: HELM_GROUP, version: "v2", kind: "HelmRelease" }, 30_000);
     for (const obj of desiredObjects(repo.url, password, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
     view.step(`applied to the management plane: GitRepository ${ns}/fleet and Kustomizations ${names.map(demoKsName)}`);
-    for (const obj of addonReleaseObjects(charts.url, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
+    // Kamaji discovery runs under the demo's label selector like every controller here: the planes carry it.
+    for (const t of names)
+      await mgmt.client.patch(pathOf(USED_KINDS.TenantControlPlane, ns, t), "merge", {
+        metadata: { labels: DEMO_LABEL },
+      });
+    for (const obj of addonReleaseObjects(charts.url)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
     view.step(
-      `Helm: chart repository ${charts.url}; applied HelmRepository ${ns}/addons and HelmReleases ${names.map(addonReleaseName)}`,
+      `Helm: chart repository ${charts.url}; applied HelmRepository ${ns}/addons and one FleetHelmRelease ${ns}/${ADDON_FLEET_RELEASE} for every Kamaji plane`,
     );
     manager = await startManager({
       endpoint: mgmt.client.endpoint,
@@ -113,8 +121,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       requeueDependencyMs: 2000,
       installCrds: false,
       log: o.log,
+      extraControllers: (cluster) => fleetControllers(cluster, { kamajiDiscovery: true }),
     });
-    view.step("source, Kustomization and HelmRelease controllers started in this process");
+    view.step("source, Kustomization, HelmRelease and fleet controllers (Kamaji discovery on) started in this process");
 
     await waitApplied(mgmt, names, `main@sha1:${sha}`, timeoutMs);
     view.table(...sourceRows([await mgmt.client.get<KubeObject>(gitRepoPath)]));
@@ -122,7 +131,13 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       ...kustomizationRows(await Promise.all(names.map((n) => readKustomization(mgmt, ksPath(demoKsName(n)))))),
     );
     view.table(...tenantRows(await readTenantApps(tenants)));
-    view.table(...helmReleaseRows(await waitAddonsReady(mgmt, names, timeoutMs)));
+    view.table(...clusterRows(await waitClustersReady(mgmt, names, timeoutMs)));
+    view.step(
+      `discovered: a Ready Cluster for each TenantControlPlane (${names.join(", ")}), nothing registered by hand`,
+    );
+    const addons = await waitAddonsReady(mgmt, names, timeoutMs);
+    view.table(...fleetRows([addons.fleet]));
+    view.table(...helmReleaseRows(addons.releases));
     view.table(...addonRows(await readTenantAddons(tenants)));
 
     const last = names[names.length - 1]!;

@@ -39,9 +39,12 @@ describe("flotilla demo", () => {
       expect(d.spec.replicas, tenant).toBe(replicas);
       expect(d.metadata.labels["kustomize.toolkit.fluxcd.io/name"]).toBe(`${tenant}-apps`);
     }
-    // One HelmRelease per tenant installed the add-on chart there with the real helm: `helm ls` with the
-    // tenant's own kubeconfig lists the release, deployed, and each tenant got its own values.
-    expect(printed.join("\n")).toMatch(/tenants \| tenant1-metrics-agent \| 1\.0\.0 \| false \| True/);
+    // Every Kamaji plane was discovered as a Ready Cluster, and one FleetHelmRelease gave each its
+    // HelmRelease, which installed the add-on chart there with the real helm: `helm ls` with the tenant's
+    // own kubeconfig lists the release, deployed, and each tenant got its own cluster's name in the values.
+    expect(printed.join("\n")).toMatch(/tenants \| tenant1 \| v1\.\d+\.\d+ \| True/);
+    expect(printed.join("\n")).toMatch(/tenants \| metrics-agent \| 2\/2 \| True \| 2\/2 clusters ready/);
+    expect(printed.join("\n")).toMatch(/tenants \| metrics-agent-tenant1 \| 1\.0\.0 \| false \| True/);
     for (const tenant of ["tenant1", "tenant2"]) {
       const cm = await adminClient(tenant).get<{ data: Record<string, string> }>(
         "/api/v1/namespaces/monitoring/configmaps/metrics-agent-config",
@@ -88,6 +91,7 @@ describe("flotilla demo", () => {
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/tenant1\s+podinfo\/podinfo\s+3\/3\s+scaled out on tenant1/);
     expect(demo.stdout).toMatch(/tenant1\s+monitoring\/metrics-agent\s+1\/1\s+tenant1/);
+    expect(demo.stdout).toMatch(/tenants\s+metrics-agent\s+1\/1\s+True\s+1\/1 clusters ready/);
     expect(demo.stdout).toContain("drift corrected: podinfo on tenant1 is back to the 3 replica(s) Git declares");
     expect(demo.stderr).toMatch(/✔ every tenant plane runs main@sha1:[0-9a-f]{40}/);
   }, 300_000);
