@@ -7,7 +7,8 @@ import type { FleetHelmRelease } from "../../src/api/fleet/fleet-helmrelease.js"
 import { SERVED_KINDS, USED_KINDS } from "../../src/api/kinds.js";
 import { pathOf } from "../../src/api/paths.js";
 import { benchChart } from "../support/charts.js";
-import { eventually, planeCluster } from "../support/fleet-context.js";
+import { runCli } from "../support/cli.js";
+import { eventually, plane, planeCluster } from "../support/fleet-context.js";
 import { type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 
 const SHARD = "flotilla.dev/shard";
@@ -112,4 +113,71 @@ describe("FleetHelmRelease", () => {
       expect(ls.map((r) => [r.name, r.status])).toEqual([["addon", "deployed"]]);
     }
   }, 300_000);
+  it("a staged rollout holds the second stage at its chart version until the gate is approved", async () => {
+    // Added to the running fan-out: each child is held at the version it runs, then stages by version.
+    await mgmt.client.patch(fhrPath(), "merge", {
+      spec: {
+        template: { spec: { chart: { spec: { version: ">=1.0.0" } } } },
+        rollout: {
+          stages: [
+            { name: "first", clusterSelector: { names: ["tenant1"] } },
+            { name: "second", clusterSelector: { names: ["tenant2"] }, approval: "Manual" },
+          ],
+        },
+      },
+    });
+    const stage = async (name: string) =>
+      (await mgmt.client.get<FleetHelmRelease>(fhrPath())).status?.rollout?.stages.find((s) => s.name === name);
+    await eventually("both stages complete at 1.0.0", async () => {
+      const [a, b] = [await stage("first"), await stage("second")];
+      return a?.phase === "Complete" && b?.phase === "Complete" && b.completedRevision === "1.0.0";
+    });
+    await benchChart(env.charts, "bench", "2.0.0");
+    // The chart repository's index and the fleet's tracking chart fetched now rather than at their interval.
+    const at = new Date().toISOString();
+    const annotate = { metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": at } } };
+    await mgmt.client.patch(pathOf(SERVED_KINDS.HelmRepository, env.ns, "charts"), "merge", annotate);
+    await eventually(
+      "the index with 2.0.0",
+      async () =>
+        (
+          await mgmt.client.get<{ status?: { lastHandledReconcileAt?: string } }>(
+            pathOf(SERVED_KINDS.HelmRepository, env.ns, "charts"),
+          )
+        ).status?.lastHandledReconcileAt === at,
+    );
+    await mgmt.client.patch(pathOf(SERVED_KINDS.HelmChart, env.ns, "addon-rollout"), "merge", annotate);
+    const chartVersionOn = async (t: string) =>
+      (JSON.parse(await env.helm(["ls", "-n", TARGET, "-o", "json"], t)) as { chart: string }[])[0]?.chart;
+    await eventually(
+      "tenant1 upgraded to 2.0.0",
+      async () => (await chartVersionOn("tenant1")) === "bench-2.0.0",
+      180_000,
+    );
+    const gate = await eventually("the second stage waiting for approval of 2.0.0", async () => {
+      const s = await stage("second");
+      return s?.phase === "WaitingForApproval" && s.revision === "2.0.0" ? s : undefined;
+    });
+    expect(gate.message).toContain("flotilla approve fleethelmrelease addon");
+    expect(await chartVersionOn("tenant2")).toBe("bench-1.0.0");
+    const child = await mgmt.client.get<{ spec: { chart: { spec: { version: string } } } }>(
+      pathOf(SERVED_KINDS.HelmRelease, env.ns, "addon-tenant2"),
+    );
+    expect(child.spec.chart.spec.version).toBe("1.0.0");
+    const approved = await runCli([
+      "approve",
+      "fhr",
+      "addon",
+      "-n",
+      env.ns,
+      "--kubeconfig",
+      plane("management").kubeconfig,
+    ]);
+    expect(approved.code, approved.stderr).toBe(0);
+    await eventually(
+      "tenant2 upgraded to 2.0.0",
+      async () => (await chartVersionOn("tenant2")) === "bench-2.0.0",
+      180_000,
+    );
+  }, 420_000);
 });

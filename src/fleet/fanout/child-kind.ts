@@ -36,7 +36,7 @@ export interface ChildKind<P extends FleetParent> {
    * The files of the source revision a child will read, when its spec depends on them (a fallback path);
    * undefined when it does not.
    */
-  filesFor?(sources: SourceFetcher, parent: P, revision: string | undefined): Promise<ArtifactFiles | undefined>;
+  filesFor?(sources: () => SourceFetcher, parent: P, revision: string | undefined): Promise<ArtifactFiles | undefined>;
   /** What the child has applied, for the per-cluster table. */
   revisionOf(child: FleetChild): string | undefined;
   /** The merge patch that makes deleting the child leave what it applied in place (onClusterRemoval: Orphan). */
@@ -62,4 +62,6 @@ export interface RevisionPins<P extends FleetParent> {
   handleOf(child: FleetChild): string | undefined;
   /** Deletes the pinned handles no child reads. */
   sweep(client: KubeClient, parent: P, inUse: Set<string>): Promise<void>;
+  /** The kind whose changes bring a new live revision, and which parents a changed object concerns. */
+  source: { kind: KindEntry; parentsOf(obj: KubeObject, parents: P[]): P[] };
 }

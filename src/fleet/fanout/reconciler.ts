@@ -135,7 +135,7 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         : { row: { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" } };
     }
     try {
-      const files = this.kind.filesFor && (await this.kind.filesFor(this.sources(), parent, revision));
+      const files = this.kind.filesFor && (await this.kind.filesFor(() => this.sources(), parent, revision));
       const desired = desiredChild(this.kind, parent, c, files);
       if (revision) {
         const handle = await this.kind.pins!.pin(this.cluster.client, parent, revision);

@@ -23,20 +23,16 @@ export function fanOutController<P extends FleetParent>(
       .list()
       .filter((p) => p.metadata.namespace === o.metadata.namespace)
       .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
-  const sourceWatch: NonNullable<Watches> = kind.pins
+  const pins = kind.pins;
+  const sourceWatch: NonNullable<Watches> = pins
     ? [
         {
-          kind: gvk(SERVED_KINDS.GitRepository),
-          map: (repo, controller) =>
-            controller.informer
-              .list()
-              .map((p) => p as unknown as P)
-              .filter(
-                (p) =>
-                  p.metadata.namespace === repo.metadata.namespace &&
-                  // A staged rollout moves on a new revision; a fallback path may change with one.
-                  (p.spec.rollout || (p.spec as { fallbackPath?: string }).fallbackPath) &&
-                  (p.spec.template.spec as { sourceRef?: { name?: string } }).sourceRef?.name === repo.metadata.name,
+          kind: gvk(pins.source.kind),
+          map: (obj, controller) =>
+            pins.source
+              .parentsOf(
+                obj,
+                controller.informer.list().map((p) => p as unknown as P),
               )
               .map((p) => `${p.metadata.namespace}/${p.metadata.name}`),
         },

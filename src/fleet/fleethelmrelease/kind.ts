@@ -6,6 +6,7 @@ import { SERVED_KINDS } from "../../api/kinds.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../fanout/child-kind.js";
 import { fanOutController } from "../fanout/setup.js";
+import { chartVersionPins } from "./pinned-version.js";
 
 export const FLEET_HELMRELEASE_LABEL = "fleet.flotilla.dev/fleet-helmrelease";
 
@@ -38,6 +39,7 @@ export const fleetHelmReleaseKind: ChildKind<FleetHelmRelease> = {
   },
   // helm-controller leaves a suspended HelmRelease's release installed when the object is deleted.
   orphanPatch: { spec: { suspend: true } },
+  pins: chartVersionPins,
 };
 
 export const fleetHelmReleaseController = fanOutController("fleethelmrelease", fleetHelmReleaseKind);

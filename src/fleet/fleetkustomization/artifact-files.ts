@@ -32,11 +32,12 @@ export function filesIn(dir: string): ArtifactFiles {
 }
 
 export async function fleetKustomizationFiles(
-  sources: SourceFetcher,
+  sourcesOf: () => SourceFetcher,
   fk: FleetKustomization,
   revision: string | undefined,
 ): Promise<ArtifactFiles | undefined> {
   if (!fk.spec.fallbackPath) return undefined;
+  const sources = sourcesOf();
   const ns = fk.metadata.namespace!;
   const live = fk.spec.template.spec.sourceRef;
   if (revision) {

@@ -36,5 +36,16 @@ export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
       pinnedSpec(spec as unknown as KustomizationSpec, handle) as unknown as Record<string, unknown>,
     handleOf: (k) => (k.spec as unknown as KustomizationSpec).sourceRef?.name,
     sweep: sweepPinned,
+    // A new revision moves a staged rollout, and may change which clusters fall back.
+    source: {
+      kind: SERVED_KINDS.GitRepository,
+      parentsOf: (repo, parents) =>
+        parents.filter(
+          (p) =>
+            p.metadata.namespace === repo.metadata.namespace &&
+            (p.spec.rollout || p.spec.fallbackPath) &&
+            p.spec.template.spec.sourceRef.name === repo.metadata.name,
+        ),
+    },
   },
 };

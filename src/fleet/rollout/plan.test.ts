@@ -125,6 +125,23 @@ describe("planRollout", () => {
   });
 });
 
+describe("planRollout when a rollout is added to a running fan-out", () => {
+  it("holds every unpinned child at the revision it runs, then moves the first stage on", () => {
+    const unpinned = (cluster: string): Member => ({ ...ready(cluster, R0), pinned: undefined });
+    const plan = planRollout(
+      input([
+        { name: "canary", members: [unpinned("a")] },
+        { name: "prod", approval: "Manual", members: [unpinned("b")] },
+      ]),
+    );
+    expect([...plan.moves]).toEqual([
+      ["a", R1],
+      ["b", R0],
+    ]);
+    expect(plan.status.stages[1]).toMatchObject({ phase: "Waiting" });
+  });
+});
+
 describe("budgetOf", () => {
   it("reads counts and percentages, never below one, and refuses anything else", () => {
     expect(budgetOf(undefined, 7)).toBe(7);

@@ -57,6 +57,13 @@ export function budgetOf(maxUnavailable: number | string | undefined, size: numb
 
 export function planRollout(input: PlanInput): Plan {
   const moves = new Map<string, string>();
+  // A child made before the rollout existed follows the live source: hold it at what it runs now.
+  for (const stage of input.stages)
+    stage.members = stage.members.map((m) => {
+      if (m.pinned || !m.applied) return m;
+      moves.set(m.cluster, m.applied);
+      return { ...m, pinned: m.applied };
+    });
   const stages: StageStatus[] = [];
   let offered = input.live;
   let recheckMs: number | undefined;

@@ -1,0 +1,98 @@
+// How a FleetHelmRelease's staged rollout holds a cluster at a revision: the revision is the chart
+// version, and a held child installs exactly that version (`chart.spec.version` pinned) while the
+// template may name a range. What the range offers now is read from a HelmChart the fleet keeps for the
+// parent (`<parent>-rollout`, the template's chart spec, owned by the parent, labelled as the template's
+// chart so the same controllers serve it). Only charts from a HelmRepository can be pinned by version;
+// a chart from Git or a bucket (whose version may stay while its content changes) is refused by name.
+import type { FleetHelmRelease } from "../../api/fleet/fleet-helmrelease.js";
+import type { HelmChartTemplate, HelmReleaseSpec } from "../../api/helm/helmrelease.js";
+import { apiVersionOf, SERVED_KINDS } from "../../api/kinds.js";
+import type { KubeObject } from "../../api/meta/object.js";
+import { pathOf } from "../../api/paths.js";
+import type { KubeClient } from "../../kube/client.js";
+import type { RevisionPins } from "../fanout/child-kind.js";
+import { InvalidRollout } from "../rollout/members.js";
+
+const FIELD_MANAGER = "flotilla-fleet";
+export const trackingChartName = (fhr: FleetHelmRelease) => `${fhr.metadata.name}-rollout`;
+
+function pinnableChart(fhr: FleetHelmRelease): HelmChartTemplate {
+  const spec = fhr.spec.template.spec;
+  const chart = spec.chart;
+  if (!chart)
+    throw new InvalidRollout(
+      "spec.rollout pins each stage to a chart version: spec.template.spec.chartRef cannot be pinned, use spec.template.spec.chart from a HelmRepository",
+    );
+  const ref = chart.spec.sourceRef;
+  if (ref.kind !== "HelmRepository")
+    throw new InvalidRollout(
+      `spec.rollout pins each stage to a chart version, which only a HelmRepository chart is; spec.template.spec.chart.spec.sourceRef is a ${ref.kind}`,
+    );
+  if (ref.namespace && ref.namespace !== fhr.metadata.namespace)
+    throw new InvalidRollout(
+      `spec.rollout reads the chart's versions next to the FleetHelmRelease; HelmRepository ${ref.namespace}/${ref.name} is in another namespace`,
+    );
+  return chart;
+}
+
+async function liveVersion(client: KubeClient, fhr: FleetHelmRelease): Promise<string | undefined> {
+  const chart = pinnableChart(fhr);
+  const ns = fhr.metadata.namespace!;
+  const name = trackingChartName(fhr);
+  const applied = await client.apply<KubeObject & { status?: { artifact?: { revision?: string } } }>(
+    pathOf(SERVED_KINDS.HelmChart, ns, name),
+    {
+      apiVersion: apiVersionOf(SERVED_KINDS.HelmChart),
+      kind: "HelmChart",
+      metadata: {
+        name,
+        namespace: ns,
+        ...(chart.metadata?.labels ? { labels: chart.metadata.labels } : {}),
+        ownerReferences: [
+          {
+            apiVersion: apiVersionOf(SERVED_KINDS.FleetHelmRelease),
+            kind: "FleetHelmRelease",
+            name: fhr.metadata.name,
+            uid: fhr.metadata.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        chart: chart.spec.chart,
+        ...(chart.spec.version ? { version: chart.spec.version } : {}),
+        sourceRef: { kind: "HelmRepository", name: chart.spec.sourceRef.name },
+        interval: chart.spec.interval ?? fhr.spec.template.spec.interval ?? "10m",
+      },
+    },
+    FIELD_MANAGER,
+    { force: true },
+  );
+  return applied.status?.artifact?.revision;
+}
+
+export const chartVersionPins: RevisionPins<FleetHelmRelease> = {
+  live: liveVersion,
+  pin: (_client, fhr, revision) => {
+    pinnableChart(fhr);
+    return Promise.resolve(revision);
+  },
+  pinnedSpec: (spec, version) => {
+    const hr = spec as unknown as HelmReleaseSpec;
+    return {
+      ...hr,
+      chart: { ...hr.chart!, spec: { ...hr.chart!.spec, version } },
+    } as unknown as Record<string, unknown>;
+  },
+  handleOf: () => undefined,
+  sweep: () => Promise.resolve(),
+  // The tracking chart's new artifact is a new version on offer.
+  source: {
+    kind: SERVED_KINDS.HelmChart,
+    parentsOf: (chart, parents) =>
+      parents.filter(
+        (p) => p.metadata.namespace === chart.metadata.namespace && chart.metadata.name === trackingChartName(p),
+      ),
+  },
+};
