@@ -43,6 +43,19 @@ async function remoteInfo(t: keyof typeof tenants): Promise<Record<string, strin
   }
 }
 
+/** The `paths` app's ConfigMap on a plane: which directory it came from. */
+const from = async (t: keyof typeof tenants) => {
+  try {
+    const got = await tenants[t].client.get<{ data: { from: string } }>(
+      `/api/v1/namespaces/${remoteNs[t]}/configmaps/paths`,
+    );
+    return got.data.from;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+};
+
 beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "fleetks" });
   for (const crd of [clusterCrd(), fleetKustomizationCrd()])
@@ -214,17 +227,6 @@ describe("FleetKustomization", () => {
         },
       },
     });
-    const from = async (t: keyof typeof tenants) => {
-      try {
-        const got = await tenants[t].client.get<{ data: { from: string } }>(
-          `/api/v1/namespaces/${remoteNs[t]}/configmaps/paths`,
-        );
-        return got.data.from;
-      } catch (err) {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      }
-    };
     await eventually("tenant1 from its own directory", async () => (await from("tenant1")) === "tenant1-own", 120_000);
     await eventually("tenant2 from the fallback", async () => (await from("tenant2")) === "default", 120_000);
     expect((await h.getKs("paths-tenant2")).spec.path).toBe("./apps/paths/default");
@@ -232,4 +234,20 @@ describe("FleetKustomization", () => {
     await eventually("tenant2 from its own directory", async () => (await from("tenant2")) === "tenant2-own", 120_000);
     expect((await h.getKs("paths-tenant2")).spec.path).toBe("./apps/paths/tenant2");
   }, 300_000);
+  it("a deleted Cluster loses every child, and nothing flotilla applied is left on it", async () => {
+    const applied = async () =>
+      (
+        await tenants.tenant1.client.get<{ items: { metadata: { name: string } }[] }>(
+          `/api/v1/namespaces/${remoteNs.tenant1}/configmaps?labelSelector=${encodeURIComponent("kustomize.toolkit.fluxcd.io/name")}`,
+        )
+      ).items.map((i) => i.metadata.name);
+    expect((await applied()).sort()).toEqual(["cluster-info", "paths"]);
+    await h.mgmt.client.delete(clusterPath("tenant1"));
+    await eventually("nothing of flotilla's left on tenant1", async () => (await applied()).length === 0, 120_000);
+    const children = await h.mgmt.client.listAll<KubeObject>(pathOf(SERVED_KINDS.Kustomization, h.ns), {
+      labelSelector: "fleet.flotilla.dev/cluster=tenant1",
+    });
+    expect(children.items.map((k) => k.metadata.name)).toEqual([]);
+    expect(await from("tenant2")).toBe("tenant2-own");
+  }, 240_000);
 });
