@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { approveCommand } from "./commands/approve.js";
+import { fleetCommand } from "./commands/fleet.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
 import { uninstallCommand } from "./commands/uninstall.js";
 import { buildCommand, diffCommand } from "./commands/build-diff.js";
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());
   program.addCommand(approveCommand());
+  program.addCommand(fleetCommand());
   program.addCommand(treeCommand());
   program.addCommand(traceCommand());
   program.addCommand(statsCommand());
