@@ -5,7 +5,7 @@
 import type { KubeObject } from "../meta/object.js";
 import type { HelmReleaseSpec } from "../helm/helmrelease.js";
 import { helmReleaseSchemas } from "../helm/helmrelease-schema.js";
-import { bool, crdFor, obj, str, strMap } from "../crd.js";
+import { arr, bool, crdFor, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 import { type Rollout, rolloutSchema } from "./rollout.js";
 import { type FleetStatus, fleetStatusSchema } from "./fleet-kustomization.js";
@@ -19,6 +19,8 @@ export interface FleetHelmReleaseSpec {
   };
   /** Prune (default): a cluster that stops matching has its release uninstalled; Orphan leaves it installed. */
   onClusterRemoval?: "Prune" | "Orphan";
+  /** As FleetKustomization's: per cluster, after these FleetHelmReleases' children, and removed before them. */
+  dependsOn?: { name: string }[];
   rollout?: Rollout;
   suspend?: boolean;
 }
@@ -36,6 +38,7 @@ export const fleetHelmReleaseCrd = () =>
             ["spec"],
           ),
           onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          dependsOn: arr(obj({ name: str() }, ["name"])),
           rollout: rolloutSchema(),
           suspend: bool(),
         },

@@ -31,6 +31,11 @@ export interface FleetKustomizationSpec {
    * source's artifact, e.g. `./apps/podinfo/base` beside `./apps/podinfo/${cluster_name}`; it may use them too.
    */
   fallbackPath?: string;
+  /**
+   * Fleet objects of this kind (same namespace) whose child on a cluster must be Ready before this one's
+   * there — and which keep their child on a cluster until this one's is gone from it.
+   */
+  dependsOn?: { name: string }[];
   /** Prune (default): a cluster that stops matching loses its child and what it applied; Orphan keeps them there. */
   onClusterRemoval?: "Prune" | "Orphan";
   rollout?: Rollout;
@@ -75,6 +80,7 @@ export const fleetKustomizationCrd = () =>
             ["spec"],
           ),
           fallbackPath: str(),
+          dependsOn: arr(obj({ name: str() }, ["name"])),
           onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
           rollout: rolloutSchema(),
           suspend: bool(),

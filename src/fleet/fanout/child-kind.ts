@@ -17,6 +17,7 @@ export interface FleetParent extends KubeObject {
       spec: { interval?: string; kubeConfig?: unknown };
     };
     onClusterRemoval?: "Prune" | "Orphan";
+    dependsOn?: { name: string }[];
     rollout?: Rollout;
     suspend?: boolean;
   };

@@ -9,6 +9,14 @@ export const CLUSTER_LABEL = "fleet.flotilla.dev/cluster";
 
 export const childName = (parent: FleetParent, cluster: string) => `${parent.metadata.name}-${cluster}`;
 
+/** The child's spec with the parent's fleet dependencies as dependencies on this cluster's children of them. */
+function withFleetDependencies(spec: Record<string, unknown>, parent: FleetParent, cluster: string) {
+  const deps = parent.spec.dependsOn ?? [];
+  if (!deps.length) return spec;
+  const own = (spec.dependsOn as { name: string; namespace?: string }[] | undefined) ?? [];
+  return { ...spec, dependsOn: [...own, ...deps.map((d) => ({ name: `${d.name}-${cluster}` }))] };
+}
+
 export function desiredChild<P extends FleetParent>(
   kind: ChildKind<P>,
   parent: P,
@@ -39,7 +47,7 @@ export function desiredChild<P extends FleetParent>(
         },
       ],
     },
-    spec: kind.childSpec(parent, c, files),
+    spec: withFleetDependencies(kind.childSpec(parent, c, files), parent, c.metadata.name),
   };
 }
 

@@ -2,12 +2,12 @@
 // Cluster that is Ready gets its child (applied server-side, so a re-run changes nothing); a selected
 // cluster that is not Ready keeps the child it has and gets nothing new; a cluster no longer selected
 // loses its child — and, through the child's own deletion, what it applied there (onClusterRemoval:
-// Prune), or keeps it (Orphan). Status lists every selected cluster, none left out.
+// Prune), or keeps it (Orphan), after the children depending on it there (removal.ts). Status lists
+// every selected cluster, none left out.
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
@@ -23,9 +23,11 @@ import { type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 import { CLUSTER_LABEL, childName, childStatus, desiredChild, type Row } from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
+import { dependentsOn, removeChild } from "./removal.js";
 
 export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 const RECHECK_MS = 15_000;
+const REMOVAL_RECHECK_MS = 3_000;
 
 export class FanOutReconciler<P extends FleetParent> implements Reconciler {
   private readonly objects: ReconciledObjects<P>;
@@ -91,10 +93,24 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       if (handle) inUse.add(handle);
       rows.push(row);
     }
-    for (const [cluster, child] of children) await this.removeChild(parent, child, cluster, ctx);
+    let held = 0;
+    for (const [cluster, child] of children) {
+      const blockers = await dependentsOn(this.cluster, this.kind, parent, cluster);
+      if (blockers.length) {
+        // Removed after what depends on it there (e.g. a tenant's namespace and role binding after its apps,
+        // which are pruned as the tenant): checked again shortly.
+        held++;
+        ctx.log.info("cluster no longer selected: child kept until its dependents are gone", { cluster, blockers });
+        const handle = this.kind.pins?.handleOf(child);
+        if (handle) inUse.add(handle);
+        continue;
+      }
+      await removeChild(this.cluster, this.kind, parent, child, cluster, ctx);
+    }
     if (plan) await this.kind.pins!.sweep(this.cluster.client, parent, inUse);
     const { outcome, status } = fanOutOutcome(rows, plan, Math.min(RECHECK_MS, timing.intervalMs));
-    return this.finisher.finish(parent, path, ctx, { outcome, conditions, status, timing });
+    const next = held ? { intervalMs: Math.min(REMOVAL_RECHECK_MS, timing.intervalMs) } : timing;
+    return this.finisher.finish(parent, path, ctx, { outcome, conditions, status, timing: next });
   }
 
   private sources(): SourceFetcher {
@@ -158,23 +174,6 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         state: "failing",
       };
       return existing ? { row, child: existing } : { row };
-    }
-  }
-
-  /** A cluster no longer selected: its child goes, pruning what it applied unless the parent says Orphan. */
-  private async removeChild(parent: P, child: FleetChild, cluster: string, ctx: ReconcileContext) {
-    const path = pathOf(this.kind.child, child.metadata.namespace, child.metadata.name);
-    try {
-      if (parent.spec.onClusterRemoval === "Orphan")
-        await this.cluster.client.patch(path, "merge", this.kind.orphanPatch);
-      await this.cluster.client.delete(path);
-      ctx.log.info("cluster no longer selected: child removed", {
-        cluster,
-        child: child.metadata.name,
-        policy: parent.spec.onClusterRemoval ?? "Prune",
-      });
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
     }
   }
 }

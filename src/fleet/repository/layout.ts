@@ -90,5 +90,6 @@ export const appFleet = (env: string, tenant: string, app: string) =>
       targetNamespace: tenantNamespace(env, tenant),
       serviceAccountName: tenant,
     },
-    { fallbackPath: `./${app}/base` },
+    // Per cluster, after the tenant's namespace and role binding there — and removed before them.
+    { fallbackPath: `./${app}/base`, dependsOn: [{ name: `${tenant}-namespace` }] },
   );

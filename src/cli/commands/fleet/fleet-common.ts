@@ -20,11 +20,13 @@ export const managementOf = (f: FleetFlags) =>
 
 const MARK = { created: "✚", updated: "✎", removed: "✗", unchanged: "✔" } as const;
 
-export function fleetVerb(name: string, description: string, example: string): Command {
+/** A procedure's command; `withEnv: false` for init-env, which names the environment as its argument. */
+export function fleetVerb(name: string, description: string, example: string, withEnv = true): Command {
   const cmd = new Command(name)
     .description(description)
-    .addOption(new Option("--repo <dir>", "the fleet repository's working tree").default("."))
-    .addOption(
+    .addOption(new Option("--repo <dir>", "the fleet repository's working tree").default("."));
+  if (withEnv)
+    cmd.addOption(
       new Option(
         "--env <name>",
         "the environment (its directory and its namespace on the management cluster)",

@@ -39,10 +39,13 @@ export function initEnvCommand() {
     "init-env",
     "Start an environment in the fleet repository (and, with --url, on the management cluster)",
     "flotilla fleet init-env dev --repo ./fleet-infra --url https://git.example.com/fleet-infra.git --branch main",
+    false,
   )
+    .argument("<env>")
     .option("--url <url>", "the fleet repository's URL: also bootstrap the environment on the management cluster")
     .option("--branch <branch>", "the branch the environment is read from", "main")
-    .action(async (f: FleetFlags & { url?: string; branch: string }) => {
+    .action(async (envName: string, flags: Omit<FleetFlags, "env"> & { url?: string; branch: string }) => {
+      const f = { ...flags, env: envName };
       const tree = treeOf(f);
       initEnv(tree, f.env);
       if (f.url) {
