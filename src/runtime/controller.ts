@@ -79,6 +79,8 @@ export interface Watch {
   map(obj: KubeObject, controller: Controller): string[];
   /** Only updates passing this predicate trigger (default: any change of status or generation). */
   predicate?: Predicate;
+  /** A deleted object triggers too (default: only additions and updates). */
+  onDelete?: boolean;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
@@ -116,7 +118,11 @@ export class Controller {
       const enqueue = (o: KubeObject) => {
         for (const key of w.map(o, this)) this.queue.add(key);
       };
-      informer.addHandlers({ add: enqueue, update: (o, n) => (!w.predicate || w.predicate(o, n)) && enqueue(n) });
+      informer.addHandlers({
+        add: enqueue,
+        update: (o, n) => (!w.predicate || w.predicate(o, n)) && enqueue(n),
+        ...(w.onDelete ? { delete: enqueue } : {}),
+      });
       this.watched.push(informer);
       this.watchedByKind.set(`${w.kind.group}/${w.kind.kind}`, informer);
     }

@@ -47,7 +47,8 @@ export function desiredChild<P extends FleetParent>(
         },
       ],
     },
-    spec: withFleetDependencies(kind.childSpec(parent, c, files), parent, c.metadata.name),
+    // suspend always set: it resumes a child held while its cluster was not Ready (removal.ts).
+    spec: { suspend: false, ...withFleetDependencies(kind.childSpec(parent, c, files), parent, c.metadata.name) },
   };
 }
 
@@ -74,4 +75,31 @@ export function childStatus<P extends FleetParent>(
     };
   if (ready.status === "True") return { ...base, ready: "True", message: ready.message, state: "ready" };
   return { ...base, ready: "False", message: ready.message, state: WAITING.has(ready.reason) ? "waiting" : "failing" };
+}
+
+/** Every field `want` sets has that value in `have` (what the API server added beside them is ignored). */
+export function isSubset(want: unknown, have: unknown): boolean {
+  if (Array.isArray(want))
+    return Array.isArray(have) && have.length === want.length && want.every((w, i) => isSubset(w, have[i]));
+  if (want && typeof want === "object") {
+    if (!have || typeof have !== "object") return false;
+    return Object.entries(want).every(([k, v]) => isSubset(v, (have as Record<string, unknown>)[k]));
+  }
+  return want === have;
+}
+
+/**
+ * The child already is what the parent wants: its spec, labels, annotations and owner hold every value the
+ * desired child sets. Then nothing is applied — an idle fleet writes nothing — while a hand edit of a field
+ * the fleet sets still differs, and is put back.
+ */
+export function childUnchanged(desired: FleetChild, existing: FleetChild | undefined): boolean {
+  if (!existing || existing.metadata.deletionTimestamp) return false;
+  const { labels, annotations, ownerReferences } = desired.metadata;
+  return (
+    isSubset(desired.spec, existing.spec) &&
+    isSubset(labels ?? {}, existing.metadata.labels ?? {}) &&
+    isSubset(annotations ?? {}, existing.metadata.annotations ?? {}) &&
+    isSubset(ownerReferences ?? [], existing.metadata.ownerReferences ?? [])
+  );
 }

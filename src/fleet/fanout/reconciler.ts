@@ -21,9 +21,9 @@ import { FleetError } from "../errors.js";
 import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
 import { type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
-import { CLUSTER_LABEL, childName, childStatus, desiredChild, type Row } from "./children.js";
+import { CLUSTER_LABEL, childName, childStatus, childUnchanged, desiredChild, type Row } from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
-import { dependentsOn, removeChild } from "./removal.js";
+import { dependentsOn, holdChild, removeChild } from "./removal.js";
 
 export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 const RECHECK_MS = 15_000;
@@ -146,9 +146,14 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     if (!isReady(c)) {
       const why = c.status?.conditions?.find((x) => x.type === "Ready")?.message ?? "not probed yet";
       const row = childStatus(this.kind, name, childName(parent, name), existing);
-      return existing
-        ? { row, child: existing }
-        : { row: { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" } };
+      if (!existing)
+        return { row: { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" } };
+      // Held, not removed: suspended, it applies nothing and prunes nothing until the cluster is back.
+      const held = await holdChild(this.cluster, this.kind, existing);
+      return {
+        row: { ...row, ready: "False", message: `cluster ${name} not Ready: ${why} (child held)`, state: "waiting" },
+        child: held,
+      };
     }
     try {
       const files = this.kind.filesFor && (await this.kind.filesFor(() => this.sources(), parent, revision));
@@ -158,12 +163,14 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         desired.spec = this.kind.pins!.pinnedSpec(desired.spec, handle);
         desired.metadata.annotations = { ...desired.metadata.annotations, [REVISION_ANNOTATION]: revision };
       }
-      const applied = await this.cluster.client.apply<FleetChild>(
-        pathOf(this.kind.child, parent.metadata.namespace, desired.metadata.name),
-        desired,
-        FLEET_FIELD_MANAGER,
-        { force: true },
-      );
+      const applied = childUnchanged(desired, existing)
+        ? existing!
+        : await this.cluster.client.apply<FleetChild>(
+            pathOf(this.kind.child, parent.metadata.namespace, desired.metadata.name),
+            desired,
+            FLEET_FIELD_MANAGER,
+            { force: true },
+          );
       return { row: childStatus(this.kind, name, desired.metadata.name, applied), child: applied };
     } catch (err) {
       const row: Row = {

@@ -1,7 +1,8 @@
 // A cluster that stops matching loses its child — and, through the child's own deletion, what it applied
 // there (onClusterRemoval: Prune), or keeps it (Orphan). A child that other fleet objects depend on
 // (spec.dependsOn) goes only after their children on that cluster are gone: a tenant's namespace and role
-// binding outlive the tenant's apps, which are pruned as the tenant.
+// binding outlive the tenant's apps, which are pruned as the tenant. A child whose cluster is not Ready is
+// held — suspended, applying and pruning nothing — and resumed by the next apply once the cluster is back.
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -40,6 +41,8 @@ export async function removeChild<P extends FleetParent>(
   const path = pathOf(kind.child, child.metadata.namespace, child.metadata.name);
   try {
     if (parent.spec.onClusterRemoval === "Orphan") await mgmt.client.patch(path, "merge", kind.orphanPatch);
+    // A held child is resumed first: deleted suspended, it would leave what it applied behind.
+    else if (child.spec.suspend) await mgmt.client.patch(path, "merge", { spec: { suspend: false } });
     await mgmt.client.delete(path);
     ctx.log.info("cluster no longer selected: child removed", {
       cluster,
@@ -49,4 +52,15 @@ export async function removeChild<P extends FleetParent>(
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
   }
+}
+
+/** Suspends the child of a cluster that is not Ready (once); returns it as it is now. */
+export async function holdChild<P extends FleetParent>(
+  mgmt: Cluster,
+  kind: ChildKind<P>,
+  child: FleetChild,
+): Promise<FleetChild> {
+  if (child.spec.suspend) return child;
+  const path = pathOf(kind.child, child.metadata.namespace, child.metadata.name);
+  return mgmt.client.patch<FleetChild>(path, "merge", { spec: { suspend: true } });
 }

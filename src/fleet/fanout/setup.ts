@@ -2,15 +2,12 @@
 // change (labels, readiness) re-reads every parent of that kind in the Cluster's namespace; for kinds
 // that stage rollouts, a new revision of the template's source re-reads the parents reading it that
 // stage or fall back by path, and the approval annotation triggers like a spec change.
-import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { gvkOf as gvk, SERVED_KINDS } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../../controllers/kit/setup.js";
-import { deletionChanged, generationChanged, type Predicate, reconcileRequested } from "../../runtime/controller.js";
+import { deletionChanged, generationChanged, reconcileRequested } from "../../runtime/controller.js";
 import type { ChildKind, FleetParent } from "./child-kind.js";
+import { approvalChanged, childChanged, clusterChanged, sourceChanged } from "./predicates.js";
 import { FanOutReconciler } from "./reconciler.js";
-
-const approvalChanged: Predicate = (o, n) =>
-  (o.metadata.annotations?.[APPROVE_ANNOTATION] ?? "") !== (n.metadata.annotations?.[APPROVE_ANNOTATION] ?? "");
 
 type Watches = ControllerSetup["watches"];
 
@@ -28,6 +25,7 @@ export function fanOutController<P extends FleetParent>(
     ? [
         {
           kind: gvk(pins.source.kind),
+          predicate: sourceChanged,
           map: (obj, controller) =>
             pins.source
               .parentsOf(
@@ -45,12 +43,14 @@ export function fanOutController<P extends FleetParent>(
     watches: [
       {
         kind: gvk(kind.child),
+        predicate: childChanged,
+        onDelete: true,
         map: (child) => {
           const parent = child.metadata.labels?.[kind.parentLabel];
           return parent ? [`${child.metadata.namespace}/${parent}`] : [];
         },
       },
-      { kind: gvk(SERVED_KINDS.Cluster), map: sameNamespace },
+      { kind: gvk(SERVED_KINDS.Cluster), predicate: clusterChanged, onDelete: true, map: sameNamespace },
       ...sourceWatch,
     ],
     reconciler: ({ cluster, events, sources }) => new FanOutReconciler(kind, cluster, events, sources),

@@ -59,6 +59,14 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
   const commit = digestOf(revision).replace(/^sha1:|^sha256:/, "");
   const pinned = pinnedName(fk, revision);
   const branch = original.spec.ref?.branch;
+  // Already there (every reconcile of a staged parent asks again): a read, not a write.
+  const existing = await client
+    .get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns, pinned))
+    .catch((err: unknown) => {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    });
+  if (existing?.spec.ref?.commit === commit && !existing.metadata.deletionTimestamp) return pinned;
   await client.apply(
     pathOf(SERVED_KINDS.GitRepository, ns, pinned),
     {
