@@ -1,7 +1,8 @@
 // A fan-out with one tenant plane down: tenant1's kube-apiserver is stopped while a FleetKustomization
 // serves tenant1 and tenant2. Its Cluster turns not Ready and only its child stops being Ready; tenant2
-// applies the next commit meanwhile; the down cluster's child is kept (nothing pruned there, nothing
-// deleted here) and, with the plane back, tenant1 converges to that commit with its objects never re-created.
+// applies the next commit meanwhile; the down cluster's child is kept and held (suspended: nothing pruned
+// there, nothing deleted here) and, with the plane back, it resumes and tenant1 converges to that commit
+// with its objects never re-created.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterCrd, type FleetCluster } from "../../src/api/fleet/cluster.js";
 import { type FleetKustomization, fleetKustomizationCrd } from "../../src/api/fleet/fleet-kustomization.js";
@@ -126,13 +127,19 @@ describe("FleetKustomization with a tenant plane down", () => {
     expect(down.status?.conditions?.find((c) => c.type === "Ready")?.message).toMatch(
       /^1\/2 clusters ready; tenant1: /,
     );
-    // The down cluster keeps its child: nothing of its was deleted or pruned.
-    expect((await h.getKs("app-tenant1")).metadata.deletionTimestamp).toBeUndefined();
+    // The down cluster keeps its child, held (suspended): nothing of its is deleted, pruned or retried.
+    const held = await h.getKs("app-tenant1");
+    expect(held.metadata.deletionTimestamp).toBeUndefined();
+    expect(held.spec.suspend).toBe(true);
+    expect(down.status?.clusters?.find((r) => r.cluster === "tenant1")?.message).toMatch(
+      /^cluster tenant1 not Ready: .* \(child held\)$/,
+    );
 
     await startComponent(testFleet().dir, "tenant1", "kube-apiserver");
     tenant1Stopped = false;
     await eventually("v2 on tenant1 once it is back", async () => (await remote("tenant1"))?.v === "2", 180_000);
     expect((await remote("tenant1"))!.uid).toBe(before.uid);
+    expect((await h.getKs("app-tenant1")).spec.suspend).toBe(false);
     await eventually(
       "the FleetKustomization Ready with both clusters at the commit",
       async () => {
