@@ -27,6 +27,8 @@ export interface StageStatus {
   /** The newest revision the whole stage has run Ready for bakeTime: what the next stage may receive. */
   completedRevision?: string;
   phase: StagePhase;
+  /** The revision a Manual stage was approved for (recorded from the approval annotation). */
+  approvedRevision?: string;
   /** When every cluster of the stage was first seen Ready at `revision` (the bake started). */
   readySince?: string;
   clusters: string[];
@@ -71,6 +73,7 @@ export const rolloutStatusSchema = () =>
           name: str(),
           revision: str(),
           completedRevision: str(),
+          approvedRevision: str(),
           phase: str(),
           readySince: str(),
           clusters: arr(str()),

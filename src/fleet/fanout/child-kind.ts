@@ -61,8 +61,8 @@ export interface RevisionPins<P extends FleetParent> {
   pinnedSpec(spec: Record<string, unknown>, handle: string): Record<string, unknown>;
   /** The handle a child's spec reads. */
   handleOf(child: FleetChild): string | undefined;
-  /** Deletes the pinned handles no child reads. */
-  sweep(client: KubeClient, parent: P, inUse: Set<string>): Promise<void>;
+  /** Deletes the pinned handles no child reads (and, once the rollout is gone, whatever it kept for itself). */
+  sweep(client: KubeClient, parent: P, inUse: Set<string>, rolloutActive: boolean): Promise<void>;
   /** The kind whose changes bring a new live revision, and which parents a changed object concerns. */
   source: { kind: KindEntry; parentsOf(obj: KubeObject, parents: P[]): P[] };
 }

@@ -47,8 +47,7 @@ export function desiredChild<P extends FleetParent>(
         },
       ],
     },
-    // suspend always set: it resumes a child held while its cluster was not Ready (removal.ts).
-    spec: { suspend: false, ...withFleetDependencies(kind.childSpec(parent, c, files), parent, c.metadata.name) },
+    spec: withFleetDependencies(kind.childSpec(parent, c, files), parent, c.metadata.name),
   };
 }
 
@@ -89,9 +88,10 @@ export function isSubset(want: unknown, have: unknown): boolean {
 }
 
 /**
- * The child already is what the parent wants: its spec, labels, annotations and owner hold every value the
- * desired child sets. Then nothing is applied — an idle fleet writes nothing — while a hand edit of a field
- * the fleet sets still differs, and is put back.
+ * The child already is what the parent wants: it carries the digest of the desired child (desired-digest.ts:
+ * nothing was dropped from it since the last apply) and its spec, labels, annotations and owner hold every
+ * value the desired child sets. Then nothing is applied — an idle fleet writes nothing — while a hand edit
+ * of a field the fleet sets still differs, and is put back.
  */
 export function childUnchanged(desired: FleetChild, existing: FleetChild | undefined): boolean {
   if (!existing || existing.metadata.deletionTimestamp) return false;

@@ -34,7 +34,8 @@ export function fanOutOutcome(
   const status: FleetStatus & Record<string, unknown> = {
     counts,
     clusters: rows.map(({ state: _s, ...r }) => r),
-    ...(plan ? { rollout: plan.status } : {}),
+    // null clears a rollout removed from the spec (status is merge-patched).
+    rollout: plan ? plan.status : (null as unknown as undefined),
   };
   const summary = `${counts.ready}/${counts.total} clusters ready`;
   if (plan && !plan.done) {

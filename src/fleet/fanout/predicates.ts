@@ -25,8 +25,11 @@ export const childChanged: Predicate = (o, n) =>
   revisionOf(o) !== revisionOf(n) ||
   Boolean(o.metadata.deletionTimestamp) !== Boolean(n.metadata.deletionTimestamp);
 
-const artifactOf = (o: KubeObject) =>
-  (o.status as { artifact?: { revision?: string; digest?: string } } | undefined)?.artifact?.digest ?? "";
+const artifactOf = (o: KubeObject) => {
+  const a = (o.status as { artifact?: { revision?: string; digest?: string } } | undefined)?.artifact;
+  // The revision too: a commit with an identical tree is a new revision for a rollout.
+  return `${a?.revision ?? ""}/${a?.digest ?? ""}`;
+};
 /** A source matters when it offers a new artifact (or its readiness changes), not at every poll. */
 export const sourceChanged: Predicate = (o, n) => artifactOf(o) !== artifactOf(n) || readyOf(o) !== readyOf(n);
 

@@ -10,7 +10,7 @@ import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
-import type { SourceFetcher } from "../../sources/consumer.js";
+import { ArtifactNotReadyError, type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
 import { Finisher } from "../../controllers/kit/finish.js";
@@ -23,7 +23,8 @@ import { type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 import { CLUSTER_LABEL, childName, childStatus, childUnchanged, desiredChild, type Row } from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
-import { dependentsOn, holdChild, removeChild } from "./removal.js";
+import { stampDigest } from "../desired-digest.js";
+import { dependentsOn, holdChild, releaseChild, removeChild } from "./removal.js";
 
 export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 const RECHECK_MS = 15_000;
@@ -107,7 +108,9 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       }
       await removeChild(this.cluster, this.kind, parent, child, cluster, ctx);
     }
-    if (plan) await this.kind.pins!.sweep(this.cluster.client, parent, inUse);
+    // A rollout removed from the spec leaves no pins, tracking objects or stale stage records behind.
+    if (this.kind.pins && (plan || parent.status?.rollout))
+      await this.kind.pins.sweep(this.cluster.client, parent, inUse, !!plan);
     const { outcome, status } = fanOutOutcome(rows, plan, Math.min(RECHECK_MS, timing.intervalMs));
     const next = held ? { intervalMs: Math.min(REMOVAL_RECHECK_MS, timing.intervalMs) } : timing;
     return this.finisher.finish(parent, path, ctx, { outcome, conditions, status, timing: next });
@@ -156,18 +159,21 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       };
     }
     try {
+      existing = await releaseChild(this.cluster, this.kind, existing);
+      // Pinned first: the fallback path is judged on the pinned revision's files.
+      const handle = revision && (await this.kind.pins!.pin(this.cluster.client, parent, revision));
       const files = this.kind.filesFor && (await this.kind.filesFor(() => this.sources(), parent, revision));
       const desired = desiredChild(this.kind, parent, c, files);
-      if (revision) {
-        const handle = await this.kind.pins!.pin(this.cluster.client, parent, revision);
+      if (revision && handle) {
         desired.spec = this.kind.pins!.pinnedSpec(desired.spec, handle);
         desired.metadata.annotations = { ...desired.metadata.annotations, [REVISION_ANNOTATION]: revision };
       }
-      const applied = childUnchanged(desired, existing)
+      const stamped = stampDigest(desired);
+      const applied = childUnchanged(stamped, existing)
         ? existing!
         : await this.cluster.client.apply<FleetChild>(
             pathOf(this.kind.child, parent.metadata.namespace, desired.metadata.name),
-            desired,
+            stamped,
             FLEET_FIELD_MANAGER,
             { force: true },
           );
@@ -178,7 +184,8 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         child: childName(parent, name),
         ready: "False",
         message: (err as Error).message,
-        state: "failing",
+        // A source or artifact not there yet (a pinned copy being fetched) is a wait, not a failure.
+        state: err instanceof ArtifactNotReadyError || err instanceof SourceNotFoundError ? "waiting" : "failing",
       };
       return existing ? { row, child: existing } : { row };
     }

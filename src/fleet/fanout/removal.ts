@@ -19,7 +19,23 @@ export async function dependentsOn<P extends FleetParent>(
 ): Promise<string[]> {
   const ns = parent.metadata.namespace;
   const parents = await mgmt.client.listAll<P>(pathOf(kind.parent, ns));
-  const dependents = parents.items.filter((p) => p.spec.dependsOn?.some((d) => d.name === parent.metadata.name));
+  // What this parent itself depends on, transitively: in a cycle, those never hold its removal (a cycle
+  // would otherwise hold every child in it for ever).
+  const byName = new Map(parents.items.map((p) => [p.metadata.name, p]));
+  const ancestors = new Set<string>([parent.metadata.name]);
+  for (let todo = [parent]; todo.length;) {
+    const next: P[] = [];
+    for (const p of todo)
+      for (const d of p.spec.dependsOn ?? [])
+        if (!ancestors.has(d.name) && byName.has(d.name)) {
+          ancestors.add(d.name);
+          next.push(byName.get(d.name)!);
+        }
+    todo = next;
+  }
+  const dependents = parents.items.filter(
+    (p) => !ancestors.has(p.metadata.name) && p.spec.dependsOn?.some((d) => d.name === parent.metadata.name),
+  );
   const out: string[] = [];
   for (const d of dependents) {
     const left = await mgmt.client.listAll<FleetChild>(pathOf(kind.child, ns), {
@@ -41,8 +57,8 @@ export async function removeChild<P extends FleetParent>(
   const path = pathOf(kind.child, child.metadata.namespace, child.metadata.name);
   try {
     if (parent.spec.onClusterRemoval === "Orphan") await mgmt.client.patch(path, "merge", kind.orphanPatch);
-    // A held child is resumed first: deleted suspended, it would leave what it applied behind.
-    else if (child.spec.suspend) await mgmt.client.patch(path, "merge", { spec: { suspend: false } });
+    // A child the fleet held is resumed first: deleted suspended, it would leave what it applied behind.
+    else if (isHeld(child)) await mgmt.client.patch(path, "merge", { spec: { suspend: false } });
     await mgmt.client.delete(path);
     ctx.log.info("cluster no longer selected: child removed", {
       cluster,
@@ -54,7 +70,11 @@ export async function removeChild<P extends FleetParent>(
   }
 }
 
-/** Suspends the child of a cluster that is not Ready (once); returns it as it is now. */
+/** Marks a child the fleet suspended because its cluster is not Ready (an operator's own suspend has no mark). */
+export const HELD_ANNOTATION = "fleet.flotilla.dev/held";
+const isHeld = (child: FleetChild) => child.metadata.annotations?.[HELD_ANNOTATION] === "true";
+
+/** Suspends the child of a cluster that is not Ready (once, unless someone suspended it already). */
 export async function holdChild<P extends FleetParent>(
   mgmt: Cluster,
   kind: ChildKind<P>,
@@ -62,5 +82,22 @@ export async function holdChild<P extends FleetParent>(
 ): Promise<FleetChild> {
   if (child.spec.suspend) return child;
   const path = pathOf(kind.child, child.metadata.namespace, child.metadata.name);
-  return mgmt.client.patch<FleetChild>(path, "merge", { spec: { suspend: true } });
+  return mgmt.client.patch<FleetChild>(path, "merge", {
+    metadata: { annotations: { [HELD_ANNOTATION]: "true" } },
+    spec: { suspend: true },
+  });
+}
+
+/** Resumes a child the fleet held, its cluster Ready again; any other child is returned as it is. */
+export async function releaseChild<P extends FleetParent>(
+  mgmt: Cluster,
+  kind: ChildKind<P>,
+  child: FleetChild | undefined,
+): Promise<FleetChild | undefined> {
+  if (!child || !isHeld(child)) return child;
+  const path = pathOf(kind.child, child.metadata.namespace, child.metadata.name);
+  return mgmt.client.patch<FleetChild>(path, "merge", {
+    metadata: { annotations: { [HELD_ANNOTATION]: null } },
+    spec: { suspend: false },
+  });
 }

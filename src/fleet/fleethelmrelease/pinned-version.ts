@@ -10,6 +10,7 @@ import { apiVersionOf, SERVED_KINDS } from "../../api/kinds.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { pathOf } from "../../api/paths.js";
 import type { KubeClient } from "../../kube/client.js";
+import { NotFoundError } from "../../kube/errors.js";
 import type { RevisionPins } from "../fanout/child-kind.js";
 import { InvalidRollout } from "../rollout/members.js";
 
@@ -86,7 +87,15 @@ export const chartVersionPins: RevisionPins<FleetHelmRelease> = {
     } as unknown as Record<string, unknown>;
   },
   handleOf: () => undefined,
-  sweep: () => Promise.resolve(),
+  // Versions pin nothing outside the children; the tracking chart goes with the rollout.
+  sweep: async (client, fhr, _inUse, rolloutActive) => {
+    if (rolloutActive) return;
+    await client
+      .delete(pathOf(SERVED_KINDS.HelmChart, fhr.metadata.namespace, trackingChartName(fhr)))
+      .catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+      });
+  },
   // The tracking chart's new artifact is a new version on offer.
   source: {
     kind: SERVED_KINDS.HelmChart,

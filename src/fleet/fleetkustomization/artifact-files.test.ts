@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,10 @@ describe("filesIn", () => {
     expect(files.hasDirectory("./")).toBe(true);
   });
 
-  it("refuses a path that leaves the artifact instead of looking outside it", () => {
+  it("refuses a path that leaves the artifact instead of looking outside it, through a symlink too", () => {
     expect(() => files.hasDirectory("./apps/../../etc")).toThrow(/leaves the source's artifact/);
+    symlinkSync("/", join(dir, "apps/podinfo/escape"));
+    expect(() => files.hasDirectory("./apps/podinfo/escape")).toThrow(/leaves the source's artifact/);
+    expect(() => files.hasDirectory("./apps/podinfo/escape/etc")).toThrow(/leaves the source's artifact/);
   });
 });

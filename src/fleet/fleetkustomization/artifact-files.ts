@@ -1,14 +1,14 @@
 // A FleetKustomization's fallback path needs to know whether a cluster's own directory exists in the
 // revision its child will read: the source's current artifact, or — for a cluster a staged rollout holds
 // at another revision — the pinned copy's. Paths are resolved inside the unpacked artifact; one that
-// leaves it (a `..` in a cluster's value) is an error, never a look outside.
-import { statSync } from "node:fs";
-import { resolve, sep } from "node:path";
+// leaves it (a `..` in a cluster's value, a symlink) is an error, never a look outside.
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { confinedRealpath } from "../../util/confined-path.js";
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import type { ArtifactFiles } from "../fanout/child-kind.js";
 import { FleetError } from "../errors.js";
-import { digestOf } from "../rollout/plan.js";
 import { pinnedName } from "./pinned-source.js";
 
 export class PathOutsideArtifact extends FleetError {
@@ -16,17 +16,13 @@ export class PathOutsideArtifact extends FleetError {
 }
 
 export function filesIn(dir: string): ArtifactFiles {
-  const root = resolve(dir);
+  const root = realpathSync(dir);
   return {
     hasDirectory(path) {
-      const full = resolve(root, path);
-      if (full !== root && !full.startsWith(root + sep))
-        throw new PathOutsideArtifact(`path "${path}" leaves the source's artifact`);
-      try {
-        return statSync(full).isDirectory();
-      } catch {
-        return false;
-      }
+      // Symlinks resolved inside the artifact only: a link leading out is refused, never followed out.
+      const where = confinedRealpath(resolve(root, path), root);
+      if ("outside" in where) throw new PathOutsideArtifact(`path "${path}" leaves the source's artifact`);
+      return "real" in where && statSync(where.real).isDirectory();
     },
   };
 }
@@ -39,11 +35,9 @@ export async function fleetKustomizationFiles(
   if (!fk.spec.fallbackPath) return undefined;
   const sources = sourcesOf();
   const ns = fk.metadata.namespace!;
-  const live = fk.spec.template.spec.sourceRef;
-  if (revision) {
-    const current = await sources.artifactOf(live, ns).catch(() => undefined);
-    if (!current || digestOf(current.revision) !== digestOf(revision))
-      return filesIn((await sources.fetch({ kind: "GitRepository", name: pinnedName(fk, revision) }, ns)).dir);
-  }
-  return filesIn((await sources.fetch(live, ns)).dir);
+  // A staged child reads its pinned copy (made before this is asked): judge the path on exactly that revision.
+  const ref = revision
+    ? { kind: "GitRepository" as const, name: pinnedName(fk, revision) }
+    : fk.spec.template.spec.sourceRef;
+  return filesIn((await sources.fetch(ref, ns)).dir);
 }

@@ -12,6 +12,7 @@ import { NotFoundError } from "../../kube/errors.js";
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import { FleetError } from "../errors.js";
 import { digestOf } from "../rollout/plan.js";
+import { digestOn, stampDigest } from "../desired-digest.js";
 
 export const PINNED_FROM_LABEL = "fleet.flotilla.dev/pinned-for";
 const FIELD_MANAGER = "flotilla-fleet";
@@ -59,39 +60,36 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
   const commit = digestOf(revision).replace(/^sha1:|^sha256:/, "");
   const pinned = pinnedName(fk, revision);
   const branch = original.spec.ref?.branch;
-  // Already there (every reconcile of a staged parent asks again): a read, not a write.
+  const desired = stampDigest({
+    apiVersion: apiVersionOf(SERVED_KINDS.GitRepository),
+    kind: "GitRepository",
+    metadata: {
+      name: pinned,
+      namespace: ns,
+      labels: { [PINNED_FROM_LABEL]: fk.metadata.name },
+      ownerReferences: [
+        {
+          apiVersion: apiVersionOf(SERVED_KINDS.FleetKustomization),
+          kind: "FleetKustomization",
+          name: fk.metadata.name,
+          uid: fk.metadata.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    // The original's spec as it is now (credentials rotated, includes changed), held at the commit.
+    spec: { ...original.spec, ref: { ...(branch ? { branch } : {}), commit } },
+  } as GitRepository);
+  // Already there as it would be written (every reconcile of a staged parent asks again): a read, no write.
   const existing = await client
     .get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns, pinned))
     .catch((err: unknown) => {
       if (err instanceof NotFoundError) return undefined;
       throw err;
     });
-  if (existing?.spec.ref?.commit === commit && !existing.metadata.deletionTimestamp) return pinned;
-  await client.apply(
-    pathOf(SERVED_KINDS.GitRepository, ns, pinned),
-    {
-      apiVersion: apiVersionOf(SERVED_KINDS.GitRepository),
-      kind: "GitRepository",
-      metadata: {
-        name: pinned,
-        namespace: ns,
-        labels: { [PINNED_FROM_LABEL]: fk.metadata.name },
-        ownerReferences: [
-          {
-            apiVersion: apiVersionOf(SERVED_KINDS.FleetKustomization),
-            kind: "FleetKustomization",
-            name: fk.metadata.name,
-            uid: fk.metadata.uid!,
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
-      },
-      spec: { ...original.spec, ref: { ...(branch ? { branch } : {}), commit } },
-    },
-    FIELD_MANAGER,
-    { force: true },
-  );
+  if (existing && digestOn(existing) === digestOn(desired) && !existing.metadata.deletionTimestamp) return pinned;
+  await client.apply(pathOf(SERVED_KINDS.GitRepository, ns, pinned), desired, FIELD_MANAGER, { force: true });
   return pinned;
 }
 

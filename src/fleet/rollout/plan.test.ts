@@ -125,6 +125,37 @@ describe("planRollout", () => {
   });
 });
 
+describe("planRollout after a halt or with approvals", () => {
+  it("moves nothing after a halted stage, even to what that stage completed before", () => {
+    const plan = planRollout(
+      input(
+        [
+          { name: "canary", members: [{ ...ready("a", R1), state: "failing", message: "unhealthy" }] },
+          { name: "prod", members: [ready("b", R0)] },
+        ],
+        { stages: [{ name: "canary", phase: "Complete", completedRevision: R1, clusters: ["a"] }] },
+      ),
+    );
+    expect(plan.status.stages[0]!.phase).toBe("Halted");
+    expect(plan.moves.size).toBe(0);
+    expect(plan.done).toBe(false);
+  });
+
+  it("keeps a stage's approval for its revision once seen, and never opens the gate because one member is there", () => {
+    const stages = () => [
+      { name: "canary", members: [ready("a", R1)] },
+      { name: "prod", approval: "Manual" as const, members: [ready("c1", R1), ready("p1", R0)] },
+    ];
+    expect(planRollout(input(stages())).status.stages[1]!.phase).toBe("WaitingForApproval");
+    const approved = planRollout(input(stages(), undefined, { approved: `prod@${R1}` }));
+    expect([...approved.moves]).toEqual([["p1", R1]]);
+    expect(approved.status.stages[1]!.approvedRevision).toBe(R1);
+    // The annotation has moved on to another stage: the recorded approval still lets prod finish.
+    const later = planRollout(input(stages(), approved.status, { approved: `other@${R1}` }));
+    expect([...later.moves]).toEqual([["p1", R1]]);
+  });
+});
+
 describe("planRollout when a rollout is added to a running fan-out", () => {
   it("holds every unpinned child at the revision it runs, then moves the first stage on", () => {
     const unpinned = (cluster: string): Member => ({ ...ready(cluster, R0), pinned: undefined });
@@ -150,5 +181,7 @@ describe("budgetOf", () => {
     expect(budgetOf("50%", 8)).toBe(4);
     expect(budgetOf("3", 8)).toBe(3);
     expect(() => budgetOf("lots", 8)).toThrow(/neither a count nor a percentage/);
+    expect(() => budgetOf(0, 8)).toThrow(/would never move a cluster/);
+    expect(() => budgetOf("0%", 8)).toThrow(/would never move a cluster/);
   });
 });

@@ -46,13 +46,19 @@ export interface Plan {
 export const digestOf = (revision: string) => revision.slice(revision.lastIndexOf("@") + 1);
 const same = (a: string | undefined, b: string | undefined) => !!a && !!b && digestOf(a) === digestOf(b);
 
+/** How many of a stage's `size` clusters may move at once: a count ≥ 1, or a percentage ≥ 1% (at least one). */
 export function budgetOf(maxUnavailable: number | string | undefined, size: number): number {
   if (maxUnavailable === undefined) return size;
-  if (typeof maxUnavailable === "number") return Math.max(1, maxUnavailable);
-  const pct = /^(\d+)%$/.exec(maxUnavailable);
+  const text = String(maxUnavailable);
+  const pct = /^(\d+)%$/.exec(text);
+  const count = /^\d+$/.test(text) ? Number(text) : undefined;
+  if ((pct && Number(pct[1]) < 1) || count === 0)
+    throw new Error(
+      `maxUnavailable "${text}" would never move a cluster: use at least 1 (or 1%), or suspend the parent`,
+    );
   if (pct) return Math.max(1, Math.floor((size * Number(pct[1])) / 100));
-  if (/^\d+$/.test(maxUnavailable)) return Math.max(1, Number(maxUnavailable));
-  throw new Error(`maxUnavailable "${maxUnavailable}" is neither a count nor a percentage such as "25%"`);
+  if (count !== undefined) return count;
+  throw new Error(`maxUnavailable "${text}" is neither a count nor a percentage such as "25%"`);
 }
 
 export function planRollout(input: PlanInput): Plan {
@@ -68,12 +74,15 @@ export function planRollout(input: PlanInput): Plan {
   let offered = input.live;
   let recheckMs: number | undefined;
   let done = !!input.live;
+  let frozen = false;
   for (const stage of input.stages) {
     const before = input.previous?.stages.find((s) => s.name === stage.name);
-    const s = planStage(stage, offered, before, input, moves);
+    const s = planStage(stage, offered, before, input, frozen ? new Map() : moves);
     if (s.recheckMs !== undefined) recheckMs = Math.min(recheckMs ?? Infinity, s.recheckMs);
     stages.push(s.status);
-    if (!same(s.status.completedRevision, input.live)) done = false;
+    if (!same(s.status.completedRevision, input.live) || s.status.phase === "Halted") done = false;
+    // After a halted stage nothing moves, not even to what it completed before: the later stages hold.
+    if (s.status.phase === "Halted") frozen = true;
     offered = s.status.completedRevision;
   }
   return { moves, status: { ...(input.live ? { revision: input.live } : {}), stages }, recheckMs, done };
@@ -87,7 +96,12 @@ function planStage(
   moves: Map<string, string>,
 ): { status: StageStatus; recheckMs?: number } {
   const clusters = stage.members.map((m) => m.cluster);
-  const kept = before?.completedRevision ? { completedRevision: before.completedRevision } : {};
+  // An approval is for one stage at one revision, kept in status once seen (the annotation may move on).
+  const approved = !!target && (same(before?.approvedRevision, target) || input.approved === `${stage.name}@${target}`);
+  const kept = {
+    ...(before?.completedRevision ? { completedRevision: before.completedRevision } : {}),
+    ...(approved ? { approvedRevision: target } : {}),
+  };
   const status = (phase: StageStatus["phase"], message: string, extra: Partial<StageStatus> = {}): StageStatus => ({
     name: stage.name,
     ...(target ? { revision: target } : {}),
@@ -108,12 +122,11 @@ function planStage(
         `halted at ${target}: ${failing.map((m) => `${m.cluster}: ${m.message ?? "failing"}`).join("; ")}`,
       ),
     };
-  if (
-    stage.approval === "Manual" &&
-    !atTarget.length &&
-    !same(before?.completedRevision, target) &&
-    input.approved !== `${stage.name}@${target}`
-  )
+  const candidates = stage.members
+    .filter((m) => !same(m.pinned, target) && m.clusterReady)
+    .sort((a, b) => Number(b.state === "failing") - Number(a.state === "failing"));
+  // The gate holds every move to a revision this stage has neither been approved for nor completed.
+  if (stage.approval === "Manual" && candidates.length && !approved && !same(before?.completedRevision, target))
     return {
       status: status(
         "WaitingForApproval",
@@ -122,9 +135,6 @@ function planStage(
     };
   const settled = (m: Member) => m.state === "ready" && same(m.applied, target);
   const inFlight = atTarget.filter((m) => !settled(m)).length;
-  const candidates = stage.members
-    .filter((m) => !same(m.pinned, target) && m.clusterReady)
-    .sort((a, b) => Number(b.state === "failing") - Number(a.state === "failing"));
   const budget = budgetOf(stage.maxUnavailable, clusters.length) - inFlight;
   for (const m of candidates.slice(0, Math.max(0, budget))) moves.set(m.cluster, target);
   const allSettled = stage.members.every((m) => same(m.pinned, target) && settled(m));
