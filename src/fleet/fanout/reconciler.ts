@@ -19,7 +19,7 @@ import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { isReady, selects } from "../clusters.js";
 import { FleetError } from "../errors.js";
 import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
-import { type Plan, planRollout } from "../rollout/plan.js";
+import { haltStage, type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 import { CLUSTER_LABEL, childName, childStatus, childUnchanged, desiredChild, type Row } from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
@@ -93,6 +93,8 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       const handle = child && this.kind.pins?.handleOf(child);
       if (handle) inUse.add(handle);
       rows.push(row);
+      // A cluster its stage moved whose child cannot even be built halts the stage, naming it.
+      if (plan?.moves.has(name) && row.state === "failing") haltStage(plan, name, row.message ?? "failing");
     }
     let held = 0;
     for (const [cluster, child] of children) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RolloutStatus } from "../../api/fleet/rollout.js";
-import { budgetOf, type Member, planRollout, type PlanInput } from "./plan.js";
+import { budgetOf, haltStage, type Member, planRollout, type PlanInput } from "./plan.js";
 
 const R0 = "main@sha1:0000000000";
 const R1 = "main@sha1:1111111111";
@@ -153,6 +153,18 @@ describe("planRollout after a halt or with approvals", () => {
     // The annotation has moved on to another stage: the recorded approval still lets prod finish.
     const later = planRollout(input(stages(), approved.status, { approved: `other@${R1}` }));
     expect([...later.moves]).toEqual([["p1", R1]]);
+  });
+});
+
+describe("haltStage", () => {
+  it("halts the stage of a moved cluster whose child could not be built, naming it and why", () => {
+    const plan = planRollout(input([{ name: "canary", members: [ready("a", R0)] }]));
+    haltStage(plan, "a", "spec.template.spec.path uses ${region}, which this cluster does not define");
+    expect(plan.status.stages[0]).toMatchObject({
+      phase: "Halted",
+      message: `halted at ${R1}: a: spec.template.spec.path uses \${region}, which this cluster does not define`,
+    });
+    expect(plan.done).toBe(false);
   });
 });
 

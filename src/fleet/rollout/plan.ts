@@ -165,3 +165,15 @@ function planStage(
     }),
   };
 }
+
+/** A cluster moved by the plan whose child failed to be built or applied: its stage halts, naming it. */
+export function haltStage(plan: Plan, cluster: string, why: string): void {
+  const stage = plan.status.stages.find((s) => s.clusters.includes(cluster));
+  if (!stage) return;
+  const at = plan.moves.get(cluster);
+  const named = `${cluster}: ${why}`;
+  stage.message =
+    stage.phase === "Halted" ? `${stage.message}; ${named}` : `halted at ${at ?? stage.revision}: ${named}`;
+  stage.phase = "Halted";
+  plan.done = false;
+}
