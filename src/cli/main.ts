@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { approveCommand } from "./commands/approve.js";
 import { fleetCommand } from "./commands/fleet.js";
+import { statusCommand } from "./commands/status.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
 import { uninstallCommand } from "./commands/uninstall.js";
 import { buildCommand, diffCommand } from "./commands/build-diff.js";
@@ -59,6 +60,7 @@ export function buildProgram(): Command {
   program.addCommand(resumeCommand());
   program.addCommand(approveCommand());
   program.addCommand(fleetCommand());
+  program.addCommand(statusCommand());
   program.addCommand(treeCommand());
   program.addCommand(traceCommand());
   program.addCommand(statsCommand());
