@@ -244,10 +244,17 @@ describe("FleetKustomization", () => {
     expect((await applied()).sort()).toEqual(["cluster-info", "paths"]);
     await h.mgmt.client.delete(clusterPath("tenant1"));
     await eventually("nothing of flotilla's left on tenant1", async () => (await applied()).length === 0, 120_000);
-    const children = await h.mgmt.client.listAll<KubeObject>(pathOf(SERVED_KINDS.Kustomization, h.ns), {
-      labelSelector: "fleet.flotilla.dev/cluster=tenant1",
-    });
-    expect(children.items.map((k) => k.metadata.name)).toEqual([]);
+    // The children finish their deletion (finalizer done) just after their prune: waited for, not raced.
+    await eventually(
+      "tenant1's children gone",
+      async () =>
+        (
+          await h.mgmt.client.listAll<KubeObject>(pathOf(SERVED_KINDS.Kustomization, h.ns), {
+            labelSelector: "fleet.flotilla.dev/cluster=tenant1",
+          })
+        ).items.length === 0,
+      60_000,
+    );
     expect(await from("tenant2")).toBe("tenant2-own");
   }, 240_000);
 });
