@@ -3,6 +3,7 @@
 // character of the key that is not a letter or digit turned into `_`, then the Cluster's spec.variables).
 import type { FleetCluster } from "../api/fleet/cluster.js";
 import type { ClusterSelector } from "../api/fleet/fleet-kustomization.js";
+import { isTrue } from "../runtime/conditions.js";
 import { FleetError } from "./errors.js";
 
 export function selects(selector: ClusterSelector, c: FleetCluster): boolean {
@@ -47,5 +48,4 @@ export function expandClusterVariables(text: string, vars: Record<string, string
   });
 }
 
-export const isReady = (c: FleetCluster) =>
-  c.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True");
+export const isReady = (c: FleetCluster) => isTrue(c.status?.conditions, "Ready");

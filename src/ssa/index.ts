@@ -12,3 +12,4 @@ export { ResourceManager, type ResourceManagerOptions } from "./manager.js";
 export { type PlanAction, type PlanEntry } from "./plan-entry.js";
 export { type PruneResult, pruneStale } from "./prune.js";
 export { Redactor } from "./redact.js";
+export { isProvablyUnchanged } from "./unchanged.js";

@@ -4,20 +4,15 @@
 // its region label and a value from the Cluster's spec.variables. A cluster relabelled out of the
 // selector loses its child and the ConfigMap is pruned from that plane only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterCrd, type FleetCluster } from "../../src/api/fleet/cluster.js";
-import { type FleetKustomization, fleetKustomizationCrd } from "../../src/api/fleet/fleet-kustomization.js";
+import type { FleetCluster } from "../../src/api/fleet/cluster.js";
+import type { FleetKustomization } from "../../src/api/fleet/fleet-kustomization.js";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { pathOf } from "../../src/api/paths.js";
-import { createController } from "../../src/controllers/kit/setup.js";
 import type { Controller } from "../../src/runtime/controller.js";
-import { EventRecorder } from "../../src/runtime/events.js";
-import { createLogger } from "../../src/runtime/logger.js";
 import { NotFoundError } from "../../src/kube/errors.js";
-import { clusterController } from "../../src/fleet/cluster/setup.js";
-import { fleetKustomizationController } from "../../src/fleet/fleetkustomization/setup.js";
-import { SourceFetcher } from "../../src/sources/consumer.js";
 import { runCli } from "../support/cli.js";
+import { serveFleetCrds, startFleetControllers } from "../support/fleet-controllers.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
@@ -58,10 +53,7 @@ const from = async (t: keyof typeof tenants) => {
 
 beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "fleetks" });
-  for (const crd of [clusterCrd(), fleetKustomizationCrd()])
-    await h.mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const kind of [SERVED_KINDS.Cluster, SERVED_KINDS.FleetKustomization])
-    await h.mgmt.discovery.waitForMapping({ group: kind.group, version: "v1alpha1", kind: kind.kind }, 10_000);
+  await serveFleetCrds(h);
   for (const t of ["tenant1", "tenant2"] as const) {
     remoteNs[t] = await testNamespace(tenants[t].client, "fleetks");
     const secret = await h.copyAdminKubeconfig(t);
@@ -82,16 +74,7 @@ beforeAll(async () => {
   }
   // The fleet's controllers in-process, sharded to this file's objects (the harness runs the sources and
   // the Kustomization controller that reconciles the children).
-  const log = createLogger({ level: "error", write: () => {} });
-  const deps = {
-    cluster: h.mgmt,
-    events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log),
-    sources: new SourceFetcher(h.mgmt.client, h.artifactCacheDir),
-  };
-  const shared = { cluster: h.mgmt, log, concurrency: 2, labelSelector: `${SHARD}=${h.ns}` };
-  for (const setup of [clusterController(false), fleetKustomizationController])
-    controllers.push(createController(setup, deps, shared));
-  for (const c of controllers) await c.start();
+  controllers.push(...(await startFleetControllers(h, `${SHARD}=${h.ns}`)));
   await h.commit(
     {
       "apps/info/cm.yaml": [

@@ -7,20 +7,13 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterCrd } from "../../src/api/fleet/cluster.js";
-import { fleetKustomizationCrd } from "../../src/api/fleet/fleet-kustomization.js";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { pathOf } from "../../src/api/paths.js";
-import { createController } from "../../src/controllers/kit/setup.js";
-import { clusterController } from "../../src/fleet/cluster/setup.js";
-import { fleetKustomizationController } from "../../src/fleet/fleetkustomization/setup.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 import type { Controller } from "../../src/runtime/controller.js";
-import { EventRecorder } from "../../src/runtime/events.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { SourceFetcher } from "../../src/sources/consumer.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
+import { serveFleetCrds, startFleetControllers } from "../support/fleet-controllers.js";
 import { eventually, plane, planeCluster } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import { type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
@@ -73,10 +66,7 @@ async function app(t: keyof typeof tenants): Promise<string | undefined> {
 
 beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "guide" });
-  for (const crd of [clusterCrd(), fleetKustomizationCrd()])
-    await h.mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const kind of [SERVED_KINDS.Cluster, SERVED_KINDS.FleetKustomization])
-    await h.mgmt.discovery.waitForMapping({ group: kind.group, version: "v1alpha1", kind: kind.kind }, 10_000);
+  await serveFleetCrds(h);
   git = await startGitHttpServer();
   const fleet = await git.createRepo("fleet-infra");
   await fleet.commit({ "README.md": "fleet-infra\n" }, "init");
@@ -92,15 +82,7 @@ beforeAll(async () => {
     { branch: "dev" },
   );
   // The fleet's controllers in-process beside the harness's source and Kustomization controllers.
-  const log = createLogger({ level: "error", write: () => {} });
-  const deps = {
-    cluster: h.mgmt,
-    events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log),
-    sources: new SourceFetcher(h.mgmt.client, h.artifactCacheDir),
-  };
-  for (const setup of [clusterController(false), fleetKustomizationController])
-    controllers.push(createController(setup, deps, { cluster: h.mgmt, log, concurrency: 2 }));
-  for (const c of controllers) await c.start();
+  controllers.push(...(await startFleetControllers(h)));
   // `flotilla` on PATH is the built CLI; git commits with a test identity.
   const bin = join(work, "bin");
   mkdirSync(bin);

@@ -4,18 +4,13 @@
 // there, nothing deleted here) and, with the plane back, it resumes and tenant1 converges to that commit
 // with its objects never re-created.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterCrd, type FleetCluster } from "../../src/api/fleet/cluster.js";
-import { type FleetKustomization, fleetKustomizationCrd } from "../../src/api/fleet/fleet-kustomization.js";
+import type { FleetCluster } from "../../src/api/fleet/cluster.js";
+import type { FleetKustomization } from "../../src/api/fleet/fleet-kustomization.js";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
-import type { KubeObject } from "../../src/api/meta/object.js";
 import { pathOf } from "../../src/api/paths.js";
-import { createController } from "../../src/controllers/kit/setup.js";
 import { startComponent, stopComponent } from "../../src/local/index.js";
 import type { Controller } from "../../src/runtime/controller.js";
-import { EventRecorder } from "../../src/runtime/events.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { clusterController } from "../../src/fleet/cluster/setup.js";
-import { fleetKustomizationController } from "../../src/fleet/fleetkustomization/setup.js";
+import { serveFleetCrds, startFleetControllers } from "../support/fleet-controllers.js";
 import { eventually, planeCluster, testFleet, testNamespace } from "../support/fleet-context.js";
 import { configMap, type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
@@ -38,10 +33,7 @@ async function remote(t: keyof typeof tenants): Promise<{ uid: string; v: string
 
 beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "fleetdown" });
-  for (const crd of [clusterCrd(), fleetKustomizationCrd()])
-    await h.mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const kind of [SERVED_KINDS.Cluster, SERVED_KINDS.FleetKustomization])
-    await h.mgmt.discovery.waitForMapping({ group: kind.group, version: "v1alpha1", kind: kind.kind }, 10_000);
+  await serveFleetCrds(h);
   for (const t of ["tenant1", "tenant2"] as const) {
     remoteNs[t] = await testNamespace(tenants[t].client, "fleetdown");
     const secret = await h.copyAdminKubeconfig(t);
@@ -56,12 +48,7 @@ beforeAll(async () => {
       },
     });
   }
-  const log = createLogger({ level: "error", write: () => {} });
-  const deps = { cluster: h.mgmt, events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log) };
-  const shared = { cluster: h.mgmt, log, concurrency: 2, labelSelector: `${SHARD}=${h.ns}` };
-  for (const setup of [clusterController(false), fleetKustomizationController])
-    controllers.push(createController(setup, deps, shared));
-  for (const c of controllers) await c.start();
+  controllers.push(...(await startFleetControllers(h, `${SHARD}=${h.ns}`)));
   await h.commit({ "app/cm.yaml": configMap("app", "${target_ns}", { v: "1" }) }, "v1");
 }, 180_000);
 

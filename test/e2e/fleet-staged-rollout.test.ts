@@ -4,22 +4,17 @@
 // had (read on those planes); a fixing commit resumes; the gate opens with `flotilla approve`.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterCrd } from "../../src/api/fleet/cluster.js";
-import { type FleetKustomization, fleetKustomizationCrd } from "../../src/api/fleet/fleet-kustomization.js";
+import type { FleetKustomization } from "../../src/api/fleet/fleet-kustomization.js";
 import type { StageStatus } from "../../src/api/fleet/rollout.js";
 import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { pathOf } from "../../src/api/paths.js";
-import { createController } from "../../src/controllers/kit/setup.js";
 import type { Controller } from "../../src/runtime/controller.js";
-import { EventRecorder } from "../../src/runtime/events.js";
-import { createLogger } from "../../src/runtime/logger.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 import type { Cluster } from "../../src/kube/cluster.js";
-import { clusterController } from "../../src/fleet/cluster/setup.js";
-import { fleetKustomizationController } from "../../src/fleet/fleetkustomization/setup.js";
 import { REVISION_ANNOTATION } from "../../src/fleet/rollout/members.js";
 import { runCli } from "../support/cli.js";
+import { serveFleetCrds, startFleetControllers } from "../support/fleet-controllers.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
@@ -82,10 +77,7 @@ const head = () => h.repo.head();
 
 beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "rollout" });
-  for (const crd of [clusterCrd(), fleetKustomizationCrd()])
-    await h.mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const kind of [SERVED_KINDS.Cluster, SERVED_KINDS.FleetKustomization])
-    await h.mgmt.discovery.waitForMapping({ group: kind.group, version: "v1alpha1", kind: kind.kind }, 10_000);
+  await serveFleetCrds(h);
   for (const [name, p] of Object.entries(planes)) {
     p.cluster = planeCluster(p.plane);
     p.ns = await testNamespace(p.cluster.client, "rollout");
@@ -106,12 +98,7 @@ beforeAll(async () => {
       spec: { kubeConfig: { secretRef }, variables: { target_ns: p.ns }, interval: "10s" },
     });
   }
-  const log = createLogger({ level: "error", write: () => {} });
-  const deps = { cluster: h.mgmt, events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log) };
-  const shared = { cluster: h.mgmt, log, concurrency: 2, labelSelector: `${SHARD}=${h.ns}` };
-  for (const setup of [clusterController(false), fleetKustomizationController])
-    controllers.push(createController(setup, deps, shared));
-  for (const c of controllers) await c.start();
+  controllers.push(...(await startFleetControllers(h, `${SHARD}=${h.ns}`)));
   await h.commit(app("1", "ghcr.io/example/web:1"), "web v1");
 }, 180_000);
 

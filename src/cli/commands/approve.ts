@@ -13,10 +13,7 @@ import { addClusterFlags, type ClusterFlags, clusterOf } from "../cluster-flags.
 import { UsageError } from "../errors.js";
 import { step, success } from "../output.js";
 
-const KINDS: [string, string[], ServedKind][] = [
-  ["fleetkustomization", ["fks"], SERVED_KINDS.FleetKustomization],
-  ["fleethelmrelease", ["fhr"], SERVED_KINDS.FleetHelmRelease],
-];
+const KINDS: ServedKind[] = [SERVED_KINDS.FleetKustomization, SERVED_KINDS.FleetHelmRelease];
 
 function approveVerb(name: string, aliases: string[], kind: ServedKind): Command {
   const cmd = new Command(name)
@@ -60,6 +57,6 @@ function approveVerb(name: string, aliases: string[], kind: ServedKind): Command
 
 export function approveCommand(): Command {
   const root = new Command("approve").description("Approve a staged rollout's gate");
-  for (const [name, aliases, kind] of KINDS) root.addCommand(approveVerb(name, aliases, kind));
+  for (const kind of KINDS) root.addCommand(approveVerb(kind.kind.toLowerCase(), kind.shortNames, kind));
   return root;
 }

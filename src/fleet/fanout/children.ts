@@ -3,9 +3,12 @@
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { ClusterChildStatus } from "../../api/fleet/fleet-kustomization.js";
 import { apiVersionOf } from "../../api/kinds.js";
+import { isProvablyUnchanged } from "../../ssa/index.js";
 import type { ArtifactFiles, ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 
 export const CLUSTER_LABEL = "fleet.flotilla.dev/cluster";
+/** The field manager of everything the fleet applies. */
+export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 
 export const childName = (parent: FleetParent, cluster: string) => `${parent.metadata.name}-${cluster}`;
 
@@ -76,30 +79,12 @@ export function childStatus<P extends FleetParent>(
   return { ...base, ready: "False", message: ready.message, state: WAITING.has(ready.reason) ? "waiting" : "failing" };
 }
 
-/** Every field `want` sets has that value in `have` (what the API server added beside them is ignored). */
-export function isSubset(want: unknown, have: unknown): boolean {
-  if (Array.isArray(want))
-    return Array.isArray(have) && have.length === want.length && want.every((w, i) => isSubset(w, have[i]));
-  if (want && typeof want === "object") {
-    if (!have || typeof have !== "object") return false;
-    return Object.entries(want).every(([k, v]) => isSubset(v, (have as Record<string, unknown>)[k]));
-  }
-  return want === have;
-}
-
 /**
- * The child already is what the parent wants: it carries the digest of the desired child (desired-digest.ts:
- * nothing was dropped from it since the last apply) and its spec, labels, annotations and owner hold every
- * value the desired child sets. Then nothing is applied — an idle fleet writes nothing — while a hand edit
- * of a field the fleet sets still differs, and is put back.
+ * Applying the desired child would change nothing (the resource manager's own test: every value it sets is
+ * there, and every field the fleet's field manager owns is still desired, so a field dropped from the
+ * template is applied away and a hand edit put back). Then nothing is applied: an idle fleet writes nothing.
  */
 export function childUnchanged(desired: FleetChild, existing: FleetChild | undefined): boolean {
   if (!existing || existing.metadata.deletionTimestamp) return false;
-  const { labels, annotations, ownerReferences } = desired.metadata;
-  return (
-    isSubset(desired.spec, existing.spec) &&
-    isSubset(labels ?? {}, existing.metadata.labels ?? {}) &&
-    isSubset(annotations ?? {}, existing.metadata.annotations ?? {}) &&
-    isSubset(ownerReferences ?? [], existing.metadata.ownerReferences ?? [])
-  );
+  return isProvablyUnchanged(desired, existing, FLEET_FIELD_MANAGER);
 }

@@ -21,12 +21,18 @@ import { FleetError } from "../errors.js";
 import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
 import { haltStage, type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
-import { CLUSTER_LABEL, childName, childStatus, childUnchanged, desiredChild, type Row } from "./children.js";
+import {
+  CLUSTER_LABEL,
+  childName,
+  childStatus,
+  childUnchanged,
+  desiredChild,
+  FLEET_FIELD_MANAGER,
+  type Row,
+} from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
-import { stampDigest } from "../desired-digest.js";
-import { dependentsOn, holdChild, releaseChild, removeChild } from "./removal.js";
+import { dependentChildren, holdChild, releaseChild, removeChild } from "./removal.js";
 
-export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 const RECHECK_MS = 15_000;
 const REMOVAL_RECHECK_MS = 3_000;
 
@@ -97,8 +103,9 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       if (plan?.moves.has(name) && row.state === "failing") haltStage(plan, name, row.message ?? "failing");
     }
     let held = 0;
+    const dependents = children.size ? await dependentChildren(this.cluster, this.kind, parent) : new Map();
     for (const [cluster, child] of children) {
-      const blockers = await dependentsOn(this.cluster, this.kind, parent, cluster);
+      const blockers = dependents.get(cluster) ?? [];
       if (blockers.length) {
         // Removed after what depends on it there (e.g. a tenant's namespace and role binding after its apps,
         // which are pruned as the tenant): checked again shortly.
@@ -170,12 +177,11 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         desired.spec = this.kind.pins!.pinnedSpec(desired.spec, handle);
         desired.metadata.annotations = { ...desired.metadata.annotations, [REVISION_ANNOTATION]: revision };
       }
-      const stamped = stampDigest(desired);
-      const applied = childUnchanged(stamped, existing)
+      const applied = childUnchanged(desired, existing)
         ? existing!
         : await this.cluster.client.apply<FleetChild>(
             pathOf(this.kind.child, parent.metadata.namespace, desired.metadata.name),
-            stamped,
+            desired,
             FLEET_FIELD_MANAGER,
             { force: true },
           );

@@ -10,13 +10,12 @@ import type { ReconcileContext } from "../../runtime/controller.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 import { CLUSTER_LABEL } from "./children.js";
 
-/** The children on `cluster` of the fleet objects that depend on `parent` (they go first). */
-export async function dependentsOn<P extends FleetParent>(
+/** Per cluster, the children there of the fleet objects that depend on `parent` (they go first). */
+export async function dependentChildren<P extends FleetParent>(
   mgmt: Cluster,
   kind: ChildKind<P>,
   parent: P,
-  cluster: string,
-): Promise<string[]> {
+): Promise<Map<string, string[]>> {
   const ns = parent.metadata.namespace;
   const parents = await mgmt.client.listAll<P>(pathOf(kind.parent, ns));
   // What this parent itself depends on, transitively: in a cycle, those never hold its removal (a cycle
@@ -33,15 +32,17 @@ export async function dependentsOn<P extends FleetParent>(
         }
     todo = next;
   }
-  const dependents = parents.items.filter(
-    (p) => !ancestors.has(p.metadata.name) && p.spec.dependsOn?.some((d) => d.name === parent.metadata.name),
-  );
-  const out: string[] = [];
-  for (const d of dependents) {
-    const left = await mgmt.client.listAll<FleetChild>(pathOf(kind.child, ns), {
-      labelSelector: `${kind.parentLabel}=${d.metadata.name},${CLUSTER_LABEL}=${cluster}`,
-    });
-    out.push(...left.items.map((k) => k.metadata.name));
+  const dependents = parents.items
+    .filter((p) => !ancestors.has(p.metadata.name) && p.spec.dependsOn?.some((d) => d.name === parent.metadata.name))
+    .map((p) => p.metadata.name);
+  const out = new Map<string, string[]>();
+  if (!dependents.length) return out;
+  const left = await mgmt.client.listAll<FleetChild>(pathOf(kind.child, ns), {
+    labelSelector: `${kind.parentLabel} in (${dependents.join(",")})`,
+  });
+  for (const k of left.items) {
+    const cluster = k.metadata.labels?.[CLUSTER_LABEL] ?? "";
+    out.set(cluster, [...(out.get(cluster) ?? []), k.metadata.name]);
   }
   return out;
 }

@@ -12,9 +12,9 @@ import { pathOf } from "../../api/paths.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { RevisionPins } from "../fanout/child-kind.js";
+import { FLEET_FIELD_MANAGER } from "../fanout/children.js";
 import { InvalidRollout } from "../rollout/members.js";
 
-const FIELD_MANAGER = "flotilla-fleet";
 export const trackingChartName = (fhr: FleetHelmRelease) => `${fhr.metadata.name}-rollout`;
 
 function pinnableChart(fhr: FleetHelmRelease): HelmChartTemplate {
@@ -67,7 +67,7 @@ async function liveVersion(client: KubeClient, fhr: FleetHelmRelease): Promise<s
         interval: chart.spec.interval ?? fhr.spec.template.spec.interval ?? "10m",
       },
     },
-    FIELD_MANAGER,
+    FLEET_FIELD_MANAGER,
     { force: true },
   );
   return applied.status?.artifact?.revision;

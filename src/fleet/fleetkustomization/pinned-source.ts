@@ -12,10 +12,10 @@ import { NotFoundError } from "../../kube/errors.js";
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import { FleetError } from "../errors.js";
 import { digestOf } from "../rollout/plan.js";
-import { digestOn, stampDigest } from "../desired-digest.js";
+import { isProvablyUnchanged } from "../../ssa/index.js";
+import { FLEET_FIELD_MANAGER } from "../fanout/children.js";
 
 export const PINNED_FROM_LABEL = "fleet.flotilla.dev/pinned-for";
-const FIELD_MANAGER = "flotilla-fleet";
 
 export class RolloutSourceError extends FleetError {
   override name = "RolloutSourceError";
@@ -60,7 +60,7 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
   const commit = digestOf(revision).replace(/^sha1:|^sha256:/, "");
   const pinned = pinnedName(fk, revision);
   const branch = original.spec.ref?.branch;
-  const desired = stampDigest({
+  const desired = {
     apiVersion: apiVersionOf(SERVED_KINDS.GitRepository),
     kind: "GitRepository",
     metadata: {
@@ -80,7 +80,7 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
     },
     // The original's spec as it is now (credentials rotated, includes changed), held at the commit.
     spec: { ...original.spec, ref: { ...(branch ? { branch } : {}), commit } },
-  } as GitRepository);
+  } as GitRepository;
   // Already there as it would be written (every reconcile of a staged parent asks again): a read, no write.
   const existing = await client
     .get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns, pinned))
@@ -88,8 +88,9 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
       if (err instanceof NotFoundError) return undefined;
       throw err;
     });
-  if (existing && digestOn(existing) === digestOn(desired) && !existing.metadata.deletionTimestamp) return pinned;
-  await client.apply(pathOf(SERVED_KINDS.GitRepository, ns, pinned), desired, FIELD_MANAGER, { force: true });
+  if (existing && !existing.metadata.deletionTimestamp && isProvablyUnchanged(desired, existing, FLEET_FIELD_MANAGER))
+    return pinned;
+  await client.apply(pathOf(SERVED_KINDS.GitRepository, ns, pinned), desired, FLEET_FIELD_MANAGER, { force: true });
   return pinned;
 }
 

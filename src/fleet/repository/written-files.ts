@@ -5,7 +5,7 @@
 // they are asked for and written together at the end (`save`), so a refused procedure changes nothing.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { FleetError } from "../errors.js";
 
 export const RECORD = ".flotilla/written.json";
@@ -83,12 +83,6 @@ export class WorkingTree {
     this.changes.push({ path, action: "removed" });
   }
 
-  /** Paths flotilla wrote under a directory (relative to the root). */
-  writtenUnder(dir: string): string[] {
-    const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-    return Object.keys(this.record).filter((p) => p.startsWith(prefix));
-  }
-
   /** Writes every change and the record; call once the whole procedure was checked. */
   save(): void {
     for (const [path, content] of this.pending) {
@@ -108,9 +102,5 @@ export class WorkingTree {
     const sorted = Object.fromEntries(Object.entries(this.record).sort(([a], [b]) => (a < b ? -1 : 1)));
     mkdirSync(join(this.root, ".flotilla"), { recursive: true });
     writeFileSync(join(this.root, RECORD), `${JSON.stringify(sorted, null, 2)}\n`);
-  }
-
-  relative(path: string): string {
-    return relative(this.root, this.full(path));
   }
 }

@@ -51,7 +51,7 @@ export function stagedMembers<P extends FleetParent>(
     const applied = child && kind.revisionOf(child);
     stage.members.push({
       cluster: name,
-      clusterReady: !!isReady(c),
+      clusterReady: isReady(c),
       ...(pinned ? { pinned } : {}),
       ...(row ? { state: row.state, ...(row.message ? { message: row.message } : {}) } : {}),
       ...(applied ? { applied } : {}),

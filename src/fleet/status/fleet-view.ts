@@ -5,6 +5,7 @@
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import { getCondition } from "../../runtime/conditions.js";
 import { CLUSTER_LABEL } from "../fanout/children.js";
 
 export type App = KubeObject & {
@@ -39,7 +40,7 @@ export interface ClusterGroup {
 }
 
 export const MANAGEMENT = "management";
-const readyOf = (o: { status?: { conditions?: Condition[] } }) => o.status?.conditions?.find((c) => c.type === "Ready");
+const readyOf = (o: { status?: { conditions?: Condition[] } }) => getCondition(o.status?.conditions, "Ready");
 const failing = (ready: string) => ready !== "True";
 
 function appRow(a: App): AppRow {

@@ -9,22 +9,13 @@ import { UsageError } from "../../errors.js";
 import { success } from "../../output.js";
 import { FIELD_MANAGER } from "../create/create-apply.js";
 import { clusterObjects } from "../create/create-cluster.js";
+import { collectSlice, parseLabels } from "../create/flux-refs.js";
 import { type FleetFlags, finish, fleetVerb, managementOf, treeOf } from "./fleet-common.js";
 
 interface Flags extends FleetFlags {
   clusterKubeconfig?: string;
   kubeconfigSecret?: string;
   label: string[];
-}
-
-function labelsOf(flags: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const l of flags) {
-    const eq = l.indexOf("=");
-    if (eq < 1) throw new UsageError(`--label ${l}: expected key=value`);
-    out[l.slice(0, eq)] = l.slice(eq + 1);
-  }
-  return out;
 }
 
 export function addClusterCommand() {
@@ -36,7 +27,7 @@ export function addClusterCommand() {
     .argument("<name>")
     .option("--cluster-kubeconfig <file>", "the cluster's kubeconfig: written to a Secret on the management cluster")
     .option("--kubeconfig-secret <name[:key]>", "an existing Secret in the environment's namespace holding it")
-    .option("--label <key=value>", "a label of the Cluster (repeatable)", (v: string, acc: string[]) => [...acc, v], [])
+    .option("--label <key=value>", "a label of the Cluster (repeatable, or comma-separated)", collectSlice, [])
     .action(async (name: string, f: Flags) => {
       if (!!f.clusterKubeconfig === !!f.kubeconfigSecret)
         throw new UsageError(
@@ -46,7 +37,7 @@ export function addClusterCommand() {
       const tree = treeOf(f);
       addCluster(tree, f.env, {
         name,
-        labels: labelsOf(f.label),
+        labels: parseLabels(f.label) ?? {},
         secretRef: { name: secretName!, ...(key ? { key } : {}) },
       });
       if (f.clusterKubeconfig) {
