@@ -5,6 +5,7 @@ import { closeAllConnections } from "../kube/client.js";
 import { approveCommand } from "./commands/approve.js";
 import { fleetCommand } from "./commands/fleet.js";
 import { statusCommand } from "./commands/status.js";
+import { planCommand } from "./commands/plan.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
 import { uninstallCommand } from "./commands/uninstall.js";
 import { buildCommand, diffCommand } from "./commands/build-diff.js";
@@ -61,6 +62,7 @@ export function buildProgram(): Command {
   program.addCommand(approveCommand());
   program.addCommand(fleetCommand());
   program.addCommand(statusCommand());
+  program.addCommand(planCommand());
   program.addCommand(treeCommand());
   program.addCommand(traceCommand());
   program.addCommand(statsCommand());

@@ -255,3 +255,34 @@ export function clusterScopedChart(repo: ChartRepo, name: string, version: strin
     },
   );
 }
+
+/** A Deployment whose replica count is the value `replicas` (for diffs of a values change). */
+export function replicasChart(repo: ChartRepo, name = "web", version = "1.0.0"): Promise<ChartRef> {
+  return add(
+    repo,
+    { name, version },
+    {
+      "values.yaml": lines("replicas: 0"),
+      "templates/deployment.yaml": lines(
+        "apiVersion: apps/v1",
+        "kind: Deployment",
+        "metadata:",
+        "  name: {{ .Release.Name }}",
+        "  namespace: {{ .Release.Namespace }}",
+        "spec:",
+        "  replicas: {{ .Values.replicas }}",
+        "  selector:",
+        "    matchLabels:",
+        "      app: {{ .Release.Name }}",
+        "  template:",
+        "    metadata:",
+        "      labels:",
+        "        app: {{ .Release.Name }}",
+        "    spec:",
+        "      containers:",
+        "        - name: app",
+        "          image: nginx:1.27",
+      ),
+    },
+  );
+}

@@ -62,7 +62,8 @@ const byUrgency = (a: AppRow, b: AppRow) =>
   Number(failing(b.ready)) - Number(failing(a.ready)) ||
   `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`);
 
-function clusterKeyOf(a: App, bySecret: Map<string, FleetCluster>): string {
+/** The cluster an app applies to (see the top of this file). */
+export function clusterKeyOf(a: App, bySecret: Map<string, FleetCluster>): string {
   const ns = a.metadata.namespace ?? "";
   const fleetCluster = a.metadata.labels?.[CLUSTER_LABEL];
   if (fleetCluster) return `${ns}/${fleetCluster}`;
@@ -71,6 +72,10 @@ function clusterKeyOf(a: App, bySecret: Map<string, FleetCluster>): string {
   const c = bySecret.get(`${ns}/${secret}`);
   return c ? `${ns}/${c.metadata.name}` : `secret/${ns}/${secret}`;
 }
+
+/** Clusters by the `<namespace>/<name>` of their kubeconfig Secret, for clusterKeyOf. */
+export const clustersBySecret = (clusters: FleetCluster[]) =>
+  new Map(clusters.map((c) => [`${c.metadata.namespace}/${c.spec.kubeConfig.secretRef.name}`, c]));
 
 export function fleetView(
   clusters: FleetCluster[],

@@ -4,15 +4,16 @@
 // run against *its* target — this cluster impersonating its service account, or the remote cluster of
 // its kubeConfig Secret (flux skips those: "diff not supported for remote clusters").
 import { existsSync, statSync } from "node:fs";
-import type { Kustomization } from "../../../api/kustomize/kustomization.js";
 import { KUSTOMIZE_GROUP } from "../../../api/kinds.js";
+import type { Kustomization } from "../../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../../api/meta/object.js";
-import { buildKustomizationObjects } from "../../../controllers/kustomization/build.js";
 import { targetCluster } from "../../../controllers/kustomization/target-cluster.js";
 import { substitutionVariables } from "../../../controllers/kustomization/variables.js";
 import type { Cluster } from "../../../kube/cluster.js";
 import { NotFoundError } from "../../../kube/errors.js";
-import { inventoryId, parseInventoryId, type PlanEntry, Redactor, ResourceManager } from "../../../ssa/index.js";
+import { type PlanEntry, Redactor } from "../../../ssa/index.js";
+import { diffKustomizationOn } from "../../../fleet/plan/online-backend.js";
+import { renderKustomization } from "../../../fleet/plan/render.js";
 import { UsageError } from "../../errors.js";
 
 export interface Preview {
@@ -38,12 +39,7 @@ export async function previewKustomization(cluster: Cluster, ns: string, name: s
   const redactor = new Redactor();
   const vars = await substitutionVariables(cluster, ks, redactor);
   // --path is the directory spec.path points at in the source: build it as that path.
-  const built = buildKustomizationObjects(dir, { ...ks.spec, path: "./" }, vars);
-  const owner = { [`${KUSTOMIZE_GROUP}/name`]: name, [`${KUSTOMIZE_GROUP}/namespace`]: ns };
-  const objects = built.map((o) => ({
-    ...o,
-    metadata: { ...o.metadata, labels: { ...(o.metadata.labels ?? {}), ...owner } },
-  }));
+  const objects = renderKustomization(dir, { ...ks, spec: { ...ks.spec, path: "./" } }, vars);
   redactor.addObjects(objects);
   const target = await targetCluster(cluster, ks, undefined);
   return { ks, objects, redactor, target };
@@ -55,22 +51,5 @@ export interface DiffResult {
   deleted: string[];
 }
 
-export async function diffKustomization(p: Preview): Promise<DiffResult> {
-  const manager = new ResourceManager(p.target, {
-    fieldManager: "kustomize-controller",
-    owner: { group: KUSTOMIZE_GROUP, name: p.ks.metadata.name, namespace: p.ks.metadata.namespace! },
-    force: p.ks.spec.force,
-    previousInventory: p.ks.status?.inventory ?? { entries: [] },
-  });
-  const entries = await manager.plan(p.objects, p.redactor);
-  const keep = new Set(entries.map((e) => inventoryId(e)));
-  const deleted = p.ks.spec.prune
-    ? (p.ks.status?.inventory?.entries ?? [])
-        .filter((e) => !keep.has(e.id))
-        .map((e) => {
-          const m = parseInventoryId(e.id);
-          return m.namespace ? `${m.kind}/${m.namespace}/${m.name}` : `${m.kind}/${m.name}`;
-        })
-    : [];
-  return { entries, deleted };
-}
+export const diffKustomization = (p: Preview): Promise<DiffResult> =>
+  diffKustomizationOn(p.target, p.ks, p.objects, p.redactor);

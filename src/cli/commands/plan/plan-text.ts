@@ -1,0 +1,102 @@
+// The plan as text (per cluster → per app → objects, then a summary table) and as Markdown for a
+// pull-request comment (the summary first, a section per cluster, each app's objects in a diff block).
+import type { FieldChange } from "../../../ssa/index.js";
+import { type AppPlan, type FleetPlan, hasChanges, hasErrors } from "../../../fleet/plan/types.js";
+import { fluxTable } from "../../flux-table.js";
+
+const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+function fieldLines(c: FieldChange, indent: string, md: boolean): string[] {
+  const [minus, plus] = md ? ["-", "+"] : ["- ", "+ "];
+  const pad = md ? indent.slice(1) : indent;
+  const lines = [`${md ? " " : ""}${pad}${c.path}`];
+  if ("before" in c && c.before !== undefined) lines.push(`${minus}${pad}  ${show(c.before)}`);
+  if ("after" in c && c.after !== undefined) lines.push(`${plus}${pad}  ${show(c.after)}`);
+  return lines;
+}
+
+/** One app's objects: `+` create, `~` change (fields under it), `-` prune, `!` would fail, `=` unchanged. */
+function objectLines(a: AppPlan, md: boolean): string[] {
+  const out: string[] = [];
+  const i = md ? "  " : "      ";
+  for (const s of a.create) out.push(`+ ${s}`);
+  for (const c of a.change) {
+    out.push(`${md ? "!" : "~"} ${c.subject}${c.reason ? ` (${c.reason})` : ""}`);
+    for (const f of c.diff) out.push(...fieldLines(f, i, md));
+  }
+  for (const s of a.prune) out.push(`- ${s} (pruned)`);
+  for (const e of a.errors) out.push(`${md ? "!" : "✗"} ${e.subject ? `${e.subject}: ` : ""}${e.message}`);
+  for (const s of a.skipped) out.push(`  ${s.subject} skipped: ${s.reason}`);
+  if (a.unchanged) out.push(`  ${a.unchanged} unchanged`);
+  return out;
+}
+
+export const appName = (a: AppPlan) => `${a.kind}/${a.namespace}/${a.name}`;
+
+export function byCluster(plan: FleetPlan): [string, AppPlan[]][] {
+  const groups = new Map<string, AppPlan[]>();
+  for (const a of [...plan.apps].sort((x, y) => appName(x).localeCompare(appName(y))))
+    groups.set(a.cluster, [...(groups.get(a.cluster) ?? []), a]);
+  return [...groups.entries()].sort(([x], [y]) =>
+    x === "management" ? -1 : y === "management" ? 1 : x.localeCompare(y),
+  );
+}
+
+export function summaryRows(plan: FleetPlan): string[][] {
+  return byCluster(plan).flatMap(([cluster, apps]) =>
+    apps.map((a) => [
+      cluster,
+      appName(a),
+      ...[a.create.length, a.change.length, a.prune.length, a.unchanged, a.errors.length].map(String),
+    ]),
+  );
+}
+
+const HEADER = ["cluster", "app", "create", "change", "prune", "unchanged", "errors"];
+
+export function totals(plan: FleetPlan) {
+  const sum = (f: (a: AppPlan) => number) => plan.apps.reduce((n, a) => n + f(a), 0);
+  return {
+    create: sum((a) => a.create.length),
+    change: sum((a) => a.change.length),
+    prune: sum((a) => a.prune.length),
+    errors: sum((a) => a.errors.length),
+    clusters: new Set(plan.apps.filter((a) => hasChanges(a) || hasErrors(a)).map((a) => a.cluster)).size,
+  };
+}
+
+const headline = (plan: FleetPlan) => {
+  const t = totals(plan);
+  return `${t.create} to create, ${t.change} to change, ${t.prune} to prune, ${t.errors} errors, on ${t.clusters} of ${new Set(plan.apps.map((a) => a.cluster)).size} clusters`;
+};
+
+export function planText(plan: FleetPlan): string {
+  let out = `Plan (${plan.mode}): ${plan.sources.join(", ") || "no source replaced"}\n`;
+  for (const c of plan.caveats) out += `! ${c}\n`;
+  if (!plan.apps.length) return `${out}\nNo Kustomization, HelmRelease or fleet object reads these sources.\n`;
+  for (const [cluster, apps] of byCluster(plan)) {
+    out += `\ncluster ${cluster}\n`;
+    for (const a of apps) {
+      out += `  ${appName(a)} (${a.via})\n`;
+      for (const n of a.notes) out += `    note: ${n}\n`;
+      for (const l of objectLines(a, false)) out += `    ${l}\n`;
+    }
+  }
+  return `${out}\nSummary: ${headline(plan)}\n${fluxTable(HEADER, summaryRows(plan))}`;
+}
+
+export function planMarkdown(plan: FleetPlan): string {
+  const rows = summaryRows(plan).map((r) => `| ${r.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`);
+  let out = `## flotilla plan\n\n**${headline(plan)}** (${plan.mode}; ${plan.sources.map((s) => `\`${s}\``).join(", ")})\n\n`;
+  for (const c of plan.caveats) out += `> ${c}\n`;
+  out += `\n| ${HEADER.map((h) => h[0]!.toUpperCase() + h.slice(1)).join(" | ")} |\n|${HEADER.map(() => " --- ").join("|")}|\n${rows.join("\n")}\n`;
+  for (const [cluster, apps] of byCluster(plan)) {
+    out += `\n### Cluster \`${cluster}\`\n`;
+    for (const a of apps) {
+      out += `\n#### ${a.kind} \`${a.namespace}/${a.name}\`\n\n_${a.via}_\n`;
+      for (const n of a.notes) out += `\n> ${n}\n`;
+      out += `\n\`\`\`diff\n${objectLines(a, true).join("\n")}\n\`\`\`\n`;
+    }
+  }
+  return out;
+}
