@@ -258,6 +258,15 @@ describe("flotilla plan", () => {
       expect(r.stdout).toContain(`| ${h.ns}/${t} | Kustomization/${h.ns}/info-${t} | 0 | 1 | 0 | 1 | 0 |`);
       expect(r.stdout).toContain(`! ConfigMap/${remoteNs[t]}/info\n  data.color\n-   blue\n+   green\n`);
     }
+    const text = await plan(
+      "--source",
+      `${source()}=${checkout("colour-text", { "apps/info/cm.yaml": infoApp("green") })}`,
+    );
+    expect(text.code, text.stderr).toBe(1);
+    for (const t of TENANTS)
+      expect(text.stdout).toContain(
+        `\ncluster ${h.ns}/${t}\n  Kustomization/${h.ns}/info-${t} (FleetKustomization ${h.ns}/info (reads ${source()}))\n`,
+      );
     const same = await plan("--source", `${source()}=${checkout("same")}`);
     expect(same.code, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toContain("Summary: 0 to create, 0 to change, 0 to prune, 0 errors");

@@ -90,7 +90,9 @@ describe("FleetHelmRelease", () => {
       "the FleetHelmRelease Ready on both planes",
       async () => {
         const o = await mgmt.client.get<FleetHelmRelease>(fhrPath());
-        return o.status?.conditions?.find((c) => c.type === "Ready")?.status === "True" ? o : undefined;
+        if (o.status?.conditions?.find((c) => c.type === "Ready")?.status === "True") return o;
+        // Not yet: what each cluster's child says, for the message should this time out.
+        throw new Error(JSON.stringify({ ready: o.status?.conditions, clusters: o.status?.clusters }));
       },
       240_000,
       1000,

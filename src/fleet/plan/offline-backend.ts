@@ -11,7 +11,7 @@ import { fieldDiff, isSubset, type PlanEntry } from "../../ssa/index.js";
 import type { AppOutcome, PlanBackend } from "./backend.js";
 import { keyOf } from "./management-state.js";
 import { subjectOf } from "./online-backend.js";
-import { scrubbed, secretDigest, type Snapshot } from "./snapshot.js";
+import { scrubbed, type Snapshot } from "./snapshot.js";
 
 /** Cluster-scoped kinds an offline render may hold (online, discovery says). */
 const CLUSTER_SCOPED = new Set([
@@ -37,19 +37,14 @@ const idOf = (o: KubeObject) =>
 const subject = (o: KubeObject) =>
   o.metadata.namespace ? `${o.kind}/${o.metadata.namespace}/${o.metadata.name}` : `${o.kind}/${o.metadata.name}`;
 
-/** The desired object as the snapshot holds live ones: Secret data (and stringData) as digests. */
+/** A Secret's stringData folded into data, as the API server stores it (scrubbed() then digests it). */
 function comparable(o: KubeObject): KubeObject {
   if (o.apiVersion !== "v1" || o.kind !== "Secret") return o;
   const s = o as KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
-  const data = {
-    ...Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")])),
-    ...(s.stringData ?? {}),
-  };
-  const { stringData: _s, ...rest } = s;
-  return {
-    ...rest,
-    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, secretDigest(v)])),
-  } as KubeObject;
+  if (!s.stringData) return o;
+  const { stringData, ...rest } = s;
+  const folded = Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, Buffer.from(v).toString("base64")]));
+  return { ...rest, data: { ...(s.data ?? {}), ...folded } } as KubeObject;
 }
 
 /** `live` reduced to the fields `shape` has, element by element in lists. */

@@ -74,7 +74,15 @@ export function onlineBackend(
   o: { work: string; defaultServiceAccount?: string; revision?: string },
 ): PlanBackend {
   const sources = new SourceFetcher(management.client, join(o.work, "artifacts"));
-  const target = (obj: Kustomization | HelmRelease) => targetCluster(management, obj, o.defaultServiceAccount);
+  // One read of each kubeconfig Secret per plan, not one per app or per rendered object.
+  const targets = new Map<string, Promise<Cluster>>();
+  const target = (obj: Kustomization | HelmRelease) => {
+    const ref = obj.spec.kubeConfig?.secretRef;
+    const key = [obj.metadata.namespace, ref?.name, ref?.key, obj.spec.serviceAccountName].join("|");
+    let t = targets.get(key);
+    if (!t) targets.set(key, (t = targetCluster(management, obj, o.defaultServiceAccount)));
+    return t;
+  };
   let checkouts = 0;
   return {
     mode: "online",

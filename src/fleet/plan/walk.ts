@@ -11,54 +11,30 @@ import type { KubeObject } from "../../api/meta/object.js";
 import { isSubset, parseInventoryId } from "../../ssa/index.js";
 import { fleetHelmReleaseKind } from "../fleethelmrelease/kind.js";
 import { fleetKustomizationKind } from "../fleetkustomization/kind.js";
-import type { ChildKind, FleetParent } from "../fanout/child-kind.js";
-import { type App, clusterKeyOf } from "../status/fleet-view.js";
-import { ksSourceKey, type PlanContext, planHelmRelease, planKustomization } from "./app-plans.js";
-import { fleetChildren } from "./fleet-children.js";
+import { type PlanContext, planHelmRelease, planKustomization } from "./app-plans.js";
+import { planFleetParent } from "./fleet-parent-plan.js";
 import { keyOf, objectKey } from "./management-state.js";
-import { type AppPlan, emptyAppPlan } from "./types.js";
+import { isFleetChild, type Planned, sourceKeyOf } from "./readers.js";
+import { mapSettled } from "../../util/map-settled.js";
+import type { AppPlan } from "./types.js";
 
 const FOLLOWED = new Set(["Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease", "GitRepository"]);
 /** A render that keeps rewriting one object (a loop through sources) stops here. */
 const MAX_VISITS = 8;
 
-type Planned = Kustomization | HelmRelease | FleetKustomization | FleetHelmRelease;
+/** Apps planned at once (each a render and a dry-run of its objects, on its own cluster). */
+const PLAN_CONCURRENCY = 8;
+
 type Spec = { spec?: Record<string, unknown> };
-
-function hrSourceKey(ctx: PlanContext, hr: HelmRelease): string | undefined {
-  const ns = hr.metadata.namespace!;
-  if (hr.spec.chart) {
-    const ref = hr.spec.chart.spec.sourceRef;
-    return keyOf(ref.kind, ref.namespace ?? ns, ref.name);
-  }
-  const ref = hr.spec.chartRef!;
-  const chart = ctx.state.helmCharts.find(
-    (c) => c.metadata.name === ref.name && c.metadata.namespace === (ref.namespace ?? ns),
-  );
-  return chart && keyOf(chart.spec.sourceRef.kind, chart.metadata.namespace, chart.spec.sourceRef.name);
-}
-
-function sourceKeyOf(ctx: PlanContext, o: Planned): string | undefined {
-  const ns = o.metadata.namespace!;
-  if (o.kind === "Kustomization") return ksSourceKey(o as Kustomization);
-  if (o.kind === "HelmRelease") return hrSourceKey(ctx, o as HelmRelease);
-  if (o.kind === "FleetKustomization") {
-    const ref = (o as FleetKustomization).spec.template.spec.sourceRef;
-    return keyOf(ref.kind, ref.namespace ?? ns, ref.name);
-  }
-  const chart = (o as FleetHelmRelease).spec.template.spec.chart?.spec.sourceRef;
-  return chart && keyOf(chart.kind, chart.namespace ?? ns, chart.name);
-}
-
-const isFleetChild = (o: KubeObject) =>
-  !!o.metadata.labels?.[fleetKustomizationKind.parentLabel] || !!o.metadata.labels?.[fleetHelmReleaseKind.parentLabel];
+type Item = { obj: Planned; via: string };
+type Outcome = { key: string; plan: AppPlan; follow?: { rendered: KubeObject[]; previous: string[] } };
 
 export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
   const { state } = ctx;
   const results = new Map<string, AppPlan>();
   const newest = new Map<string, KubeObject>();
   const visits = new Map<string, number>();
-  const queue: { obj: Planned; via: string }[] = [];
+  const queue: Item[] = [];
   const live = (): Planned[] => [
     ...state.kustomizations.filter((k) => !isFleetChild(k)),
     ...state.helmReleases.filter((h) => !isFleetChild(h)),
@@ -135,81 +111,39 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
     }
   };
 
-  const fanOut = async <P extends FleetParent>(kind: ChildKind<P>, parent: P, via: string) => {
-    const ns = parent.metadata.namespace!;
-    const isFk = parent.kind === "FleetKustomization";
-    const liveChildren = isFk ? state.kustomizations : state.helmReleases;
-    let dir: string | undefined;
-    const fk = parent as unknown as FleetKustomization;
-    if (isFk && fk.spec.fallbackPath) {
-      const ref = fk.spec.template.spec.sourceRef;
-      dir =
-        ctx.overrides.get(keyOf(ref.kind, ref.namespace ?? ns, ref.name)) ??
-        (await ctx.backend.artifactDir(ref.kind, ref.namespace ?? ns, ref.name).catch(() => undefined));
-    }
-    const { wanted, removed } = fleetChildren(kind, parent, state.clusters, liveChildren, dir);
-    const parentVia = `${parent.kind} ${ns}/${parent.metadata.name}`;
-    const notes = parent.spec.rollout
-      ? [`${parentVia} rolls out in stages: this cluster applies it when its stage reaches the new revision`]
-      : [];
-    for (const w of wanted) {
-      if (!w.child) {
-        const p = emptyAppPlan(
-          `${ns}/${w.cluster}`,
-          kind.child.kind as "Kustomization",
-          ns,
-          `${parent.metadata.name}-${w.cluster}`,
-          `${parentVia} (${via})`,
-        );
-        p.errors.push({ message: w.error! });
-        record(`${kind.child.kind}/${ns}/${p.name}`, p);
-        continue;
-      }
-      const plan = isFk
-        ? (await planKustomization(ctx, w.child as unknown as Kustomization, `${parentVia} (${via})`)).plan
-        : await planHelmRelease(ctx, w.child as unknown as HelmRelease, `${parentVia} (${via})`);
-      plan.notes.push(...notes);
-      record(objectKey(w.child), plan);
-    }
-    for (const child of removed) {
-      const p = emptyAppPlan(
-        clusterKeyOf(child as unknown as App, ctx.bySecret),
-        kind.child.kind as "Kustomization",
-        ns,
-        child.metadata.name,
-        `${parentVia}: cluster no longer selected`,
-      );
-      const inv = (child.status as { inventory?: { entries: { id: string }[] } } | undefined)?.inventory?.entries ?? [];
-      p.prune.push(
-        ...inv.map((e) => {
-          const m = parseInventoryId(e.id);
-          return m.namespace ? `${m.kind}/${m.namespace}/${m.name}` : `${m.kind}/${m.name}`;
-        }),
-      );
-      if (!isFk) p.notes.push("the release is uninstalled with its HelmRelease");
-      record(objectKey(child), p);
-    }
-  };
-
-  while (queue.length) {
-    const { obj, via } = queue.shift()!;
+  /** One app planned; a Kustomization applying to the management cluster says what to follow. */
+  const planOne = async ({ obj, via }: Item): Promise<Outcome[]> => {
     const key = objectKey(obj);
-    const n = (visits.get(key) ?? 0) + 1;
-    if (n > MAX_VISITS) continue;
-    visits.set(key, n);
     if (obj.kind === "Kustomization") {
       const ks = obj as Kustomization;
       const { plan, rendered } = await planKustomization(ctx, ks, via);
-      record(key, plan);
-      if (!ks.spec.kubeConfig)
-        await follow(
-          plan,
-          rendered,
-          (ks.status?.inventory?.entries ?? []).map((e) => e.id),
-        );
-    } else if (obj.kind === "HelmRelease") record(key, await planHelmRelease(ctx, obj as HelmRelease, via));
-    else if (obj.kind === "FleetKustomization") await fanOut(fleetKustomizationKind, obj as FleetKustomization, via);
-    else await fanOut(fleetHelmReleaseKind, obj as FleetHelmRelease, via);
+      const previous = (ks.status?.inventory?.entries ?? []).map((e) => e.id);
+      return [{ key, plan, ...(ks.spec.kubeConfig ? {} : { follow: { rendered, previous } }) }];
+    }
+    if (obj.kind === "HelmRelease") return [{ key, plan: await planHelmRelease(ctx, obj as HelmRelease, via) }];
+    return obj.kind === "FleetKustomization"
+      ? planFleetParent(ctx, fleetKustomizationKind, obj as FleetKustomization, via)
+      : planFleetParent(ctx, fleetHelmReleaseKind, obj as FleetHelmRelease, via);
+  };
+
+  // In rounds: every app found so far planned concurrently, then what their renders reach, in order.
+  while (queue.length) {
+    const round = new Map<string, Item>();
+    for (const item of queue.splice(0)) {
+      const key = objectKey(item.obj);
+      const n = (visits.get(key) ?? 0) + 1;
+      if (n > MAX_VISITS) continue;
+      visits.set(key, n);
+      round.set(key, item); // the newest spec of an app queued twice
+    }
+    const settled = await mapSettled([...round.values()], PLAN_CONCURRENCY, planOne);
+    for (const s of settled) {
+      if (s.status === "rejected") throw s.reason;
+      for (const p of s.value) {
+        record(p.key, p.plan);
+        if (p.follow) await follow(p.plan, p.follow.rendered, p.follow.previous);
+      }
+    }
   }
   return [...results.values()];
 }
