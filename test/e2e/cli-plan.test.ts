@@ -9,14 +9,15 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetPlan } from "../../src/fleet/plan/types.js";
-import { SERVED_KINDS } from "../../src/api/kinds.js";
+import type { FleetHelmRelease } from "../../src/api/fleet/fleet-helmrelease.js";
+import { SERVED_KINDS, USED_KINDS } from "../../src/api/kinds.js";
 import { pathOf } from "../../src/api/paths.js";
 import type { Controller } from "../../src/runtime/controller.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
-import { replicasChart } from "../support/charts.js";
+import { benchChart, replicasChart } from "../support/charts.js";
 import { runCli } from "../support/cli.js";
 import { serveFleetCrds, startFleetControllers } from "../support/fleet-controllers.js";
-import { plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 import { type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
 
@@ -60,6 +61,32 @@ const release = (replicas: number) =>
     "  values:",
     `    replicas: ${replicas}`,
   );
+// An add-on for every cluster of the release namespace, its values per cluster, in Git too.
+const ADDON_NS = `plan-addon-${process.pid}`;
+const addon = (version: string) =>
+  yaml(
+    "apiVersion: fleet.flotilla.dev/v1alpha1",
+    "kind: FleetHelmRelease",
+    "metadata:",
+    "  name: addon",
+    `  namespace: ${env.ns}`,
+    `  labels: { ${SHARD}: ${env.ns} }`,
+    "spec:",
+    "  clusterSelector: { matchLabels: { addon: enabled } }",
+    "  template:",
+    `    metadata: { labels: { ${SHARD}: ${env.ns} } }`,
+    "    spec:",
+    "      interval: 10m",
+    "      timeout: 60s",
+    `      targetNamespace: ${ADDON_NS}`,
+    "      releaseName: addon",
+    "      install: { createNamespace: true }",
+    "      chart:",
+    `        metadata: { labels: { ${SHARD}: ${env.ns} } }`,
+    "        spec: { chart: bench, version: 1.0.0, sourceRef: { kind: HelmRepository, name: charts } }",
+    "      values:",
+    `        message: "${version} on \${cluster_name}"`,
+  );
 const v1 = () => ({
   "apps/info/cm.yaml": infoApp("blue"),
   "apps/info/old.yaml": yaml(
@@ -71,6 +98,7 @@ const v1 = () => ({
   ),
   "tenant/cm.yaml": yaml("apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: tenant-app", "data:", '  v: "1"'),
   "releases/web.yaml": release(0),
+  "releases/addon.yaml": addon("v1"),
 });
 const v2 = (): Record<string, string | null> => ({
   "apps/info/cm.yaml": infoApp("green"),
@@ -97,6 +125,7 @@ function checkout(name: string, changes: Record<string, string | null> = {}): st
   return dir;
 }
 
+const addonPath = () => pathOf(SERVED_KINDS.FleetHelmRelease, env.ns, "addon");
 const source = () => `GitRepository/${h.ns}/platform`;
 const plan = (...args: string[]) => runCli(["plan", ...args, "--kubeconfig", mgmt()], { timeoutMs: 180_000 });
 
@@ -125,6 +154,7 @@ beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "plan" });
   env = await startHelmReleaseEnv("plan-hr");
   await replicasChart(env.charts);
+  await benchChart(env.charts);
   await serveFleetCrds(h);
   for (const t of TENANTS) {
     remoteNs[t] = await testNamespace(tenants[t].client, "plan");
@@ -143,6 +173,20 @@ beforeAll(async () => {
       subjects: [{ kind: "ServiceAccount", name: "tenant", namespace: h.ns }],
     });
     const secret = await h.copyAdminKubeconfig(t);
+    // The same plane as a Cluster of the release namespace too (the controller process fans the add-on out there).
+    const admin = await h.mgmt.client.get<{ data: Record<string, string> }>(pathOf(USED_KINDS.Secret, h.ns, secret));
+    await h.mgmt.client.create(pathOf(USED_KINDS.Secret, env.ns), {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: secret, namespace: env.ns },
+      data: { "admin.conf": admin.data["admin.conf"]! },
+    });
+    await h.mgmt.client.create(pathOf(SERVED_KINDS.Cluster, env.ns), {
+      apiVersion: "fleet.flotilla.dev/v1alpha1",
+      kind: "Cluster",
+      metadata: { name: t, namespace: env.ns, labels: { [SHARD]: env.ns, addon: "enabled" } },
+      spec: { kubeConfig: { secretRef: { name: secret, key: "admin.conf" } }, interval: "10m" },
+    });
     await h.mgmt.client.create(pathOf(SERVED_KINDS.Cluster, h.ns), {
       apiVersion: "fleet.flotilla.dev/v1alpha1",
       kind: "Cluster",
@@ -183,10 +227,29 @@ beforeAll(async () => {
   for (const name of ["tenant-tenant1", "tenant-tenant2", "releases", "info-tenant1", "info-tenant2"])
     await h.waitReady(name);
   await env.waitReady("web");
-}, 420_000);
+  await eventually(
+    "the add-on on both clusters",
+    async () => {
+      const o = await h.mgmt.client.get<FleetHelmRelease>(addonPath());
+      if (o.status?.conditions?.find((c) => c.type === "Ready")?.status === "True") return o;
+      throw new Error(JSON.stringify(o.status?.clusters ?? o.status?.conditions));
+    },
+    240_000,
+    1000,
+  );
+}, 600_000);
 
 afterAll(async () => {
   for (const c of controllers) await c.stop();
+  // The add-on's children uninstall their releases as they go; then its namespace on each plane.
+  await h?.mgmt.client.delete(addonPath()).catch(() => {});
+  await eventually(
+    "the add-on's children gone",
+    async () =>
+      (await h.mgmt.client.get<{ items: unknown[] }>(pathOf(SERVED_KINDS.HelmRelease, env.ns))).items.length <= 1,
+    120_000,
+  ).catch(() => {});
+  for (const t of TENANTS) await tenants[t].client.delete(`/api/v1/namespaces/${ADDON_NS}`).catch(() => {});
   await h?.mgmt.client.delete(pathOf(SERVED_KINDS.FleetKustomization, h.ns, "info")).catch(() => {});
   await env?.stop();
   await h?.stop();
@@ -243,6 +306,33 @@ describe("flotilla plan", () => {
       { subject: `Deployment/${env.ns}/web`, diff: [{ path: "spec.replicas", before: 0, after: 2 }] },
     ]);
     expect(await footprint()).toEqual(before);
+  });
+
+  it("a FleetHelmRelease's values changed in Git: each cluster's release shows its own rendered diff", async () => {
+    const r = await plan(
+      "--source",
+      `${source()}=${checkout("addon", { "releases/addon.yaml": addon("v2") })}`,
+      "-o",
+      "json",
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const p = JSON.parse(r.stdout) as FleetPlan;
+    expect(appOf(p, "releases").change.map((c) => c.subject)).toEqual([`FleetHelmRelease/${env.ns}/addon`]);
+    for (const t of TENANTS) {
+      const child = appOf(p, `addon-${t}`);
+      expect(child.kind).toBe("HelmRelease");
+      expect(child.cluster).toBe(`${env.ns}/${t}`);
+      expect(child.via).toBe(
+        `FleetHelmRelease ${env.ns}/addon (rendered by Kustomization ${h.ns}/releases (spec changed))`,
+      );
+      expect(child.change).toEqual([
+        {
+          subject: `ConfigMap/${ADDON_NS}/addon`,
+          diff: [{ path: "data.message", before: `v1 on ${t}`, after: `v2 on ${t}` }],
+        },
+      ]);
+      expect(child.errors).toEqual([]);
+    }
   });
 
   it("-o markdown has a section per cluster and the summary; exit 1 for changes, 0 for none", async () => {
