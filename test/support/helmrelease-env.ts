@@ -2,6 +2,7 @@
 // by the real helm), the real `flotilla controller` process sharded to that namespace, a HelmRepository
 // "charts" on the repository, and helpers that create HelmReleases and wait on Flux's conditions.
 import type { HelmRelease } from "../../src/api/helm/helmrelease.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import type { Condition } from "../../src/api/meta/conditions.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "./chart-repo.js";
@@ -56,6 +57,17 @@ export async function startHelmReleaseEnv(
     metadata: { name: "charts", namespace: ns, labels: shard },
     spec: { interval: "10m", url: charts.url },
   });
+  // A HelmRepository indexed before a chart was published keeps that index until its interval (10m; Flux
+  // too), and the controller may index it before a test's first addChart: ask for a re-index after each.
+  const publish = charts.addChart.bind(charts);
+  charts.addChart = async (name, version, chartOpts) => {
+    await publish(name, version, chartOpts);
+    await mgmt.client
+      .patch(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmrepositories/charts`, "merge", {
+        metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: new Date().toISOString() } },
+      })
+      .catch(() => {});
+  };
   return {
     ns,
     charts,
