@@ -3,6 +3,8 @@
 #   openssh-server  provides /usr/sbin/sshd (the git-over-ssh test server, test/support/git-ssh-server.ts)
 #   openssh-client  provides ssh and ssh-keygen
 #   gnupg           provides gpg (GitRepository spec.verify checks OpenPGP signatures with it)
+#   chromium        the browser the dashboard tests drive (playwright-core, no downloaded browsers;
+#                   test/support/browser.ts)
 # Idempotent: does nothing when every package is already installed; runs `apt-get update` only when
 # something is missing. Needs root, or sudo without a password prompt.
 set -euo pipefail
@@ -14,10 +16,11 @@ declare -A PROVIDES=(
   [openssh-server]=/usr/sbin/sshd
   [openssh-client]=/usr/bin/ssh-keygen
   [gnupg]=/usr/bin/gpg
+  [chromium]=/usr/bin/chromium
 )
 
 missing=()
-for pkg in openssh-server openssh-client gnupg; do
+for pkg in openssh-server openssh-client gnupg chromium; do
   if [[ -x "${PROVIDES[$pkg]}" ]] && dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     continue
   fi
