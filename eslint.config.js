@@ -34,6 +34,7 @@ const layers = {
     "util",
     "api",
   ],
+  dashboard: ["fleet", "controllers", "runtime", "ssa", "kube", "util", "api"],
   cli: "*",
 };
 
@@ -87,4 +88,20 @@ export default tseslint.config(
     },
   },
   ...layerBoundaries(),
+  {
+    // The dashboard's page runs in the browser (no build step): the browser's globals, not Node's.
+    files: ["src/dashboard/assets/*.js"],
+    languageOptions: {
+      globals: {
+        document: "readonly",
+        window: "readonly",
+        location: "readonly",
+        URLSearchParams: "readonly",
+        EventSource: "readonly",
+        fetch: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
+    },
+  },
 );

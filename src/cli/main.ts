@@ -6,6 +6,7 @@ import { approveCommand } from "./commands/approve.js";
 import { fleetCommand } from "./commands/fleet.js";
 import { statusCommand } from "./commands/status.js";
 import { planCommand } from "./commands/plan.js";
+import { dashboardCommand } from "./commands/dashboard.js";
 import { bootstrapCommand } from "./commands/bootstrap.js";
 import { uninstallCommand } from "./commands/uninstall.js";
 import { buildCommand, diffCommand } from "./commands/build-diff.js";
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
   program.addCommand(fleetCommand());
   program.addCommand(statusCommand());
   program.addCommand(planCommand());
+  program.addCommand(dashboardCommand());
   program.addCommand(treeCommand());
   program.addCommand(traceCommand());
   program.addCommand(statsCommand());

@@ -1,4 +1,6 @@
 // `flotilla controller`: the source and Kustomization controllers in one process, with Flux's flags.
+import { startDashboard } from "../../dashboard/server.js";
+import { Cluster } from "../../kube/cluster.js";
 import { Command, Option } from "commander";
 import { parseFeatureGates } from "../../controllers/feature-gates.js";
 import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kubeconfig.js";
@@ -77,6 +79,14 @@ export function controllerCommand(): Command {
         true,
       ),
     )
+    .option("--dashboard-addr <addr>", "also serve the fleet dashboard on this address (off unless given)")
+    .addOption(
+      goBoolOption(
+        "--dashboard-read-only",
+        "the dashboard's actions are off: it would act as the controller's own identity",
+        true,
+      ),
+    )
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
     .action(async (opts, cmd: Command) => {
       // Flags first: a mistyped flag is reported before anything touches a cluster. Outside a cluster the
@@ -88,6 +98,7 @@ export function controllerCommand(): Command {
       };
       const storage = listen("--storage-addr", "storageAddr");
       const health = listen("--health-addr", "healthAddr");
+      const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
       const featureGates = parseFeatureGates(opts.featureGates);
       if (opts.noRemoteBases === false)
         throw new UsageError(
@@ -138,7 +149,17 @@ export function controllerCommand(): Command {
         log,
       });
       log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });
-      const onSignal = () => void manager.stop();
+      const dashboard = dashboardAt
+        ? await startDashboard({
+            cluster: new Cluster(endpoint),
+            address: dashboardAt.host || "0.0.0.0",
+            port: dashboardAt.port,
+            readOnly: opts.dashboardReadOnly === true,
+            log: (line) => log.info(line),
+          })
+        : undefined;
+      if (dashboard) log.info("dashboard serving", { url: dashboard.url, readOnly: opts.dashboardReadOnly === true });
+      const onSignal = () => void Promise.all([manager.stop(), dashboard?.close()]);
       process.once("SIGTERM", onSignal);
       process.once("SIGINT", onSignal);
       process.exitCode = await manager.done;

@@ -1,0 +1,94 @@
+// What the dashboard shows, kept in memory by watches on the management cluster: the Clusters, the
+// Kustomizations and HelmReleases, the fleet parents. Pages read from here (no request per page view)
+// and every change is reported once to the change stream. Kinds whose CRD is not served (the fleet
+// kinds on a plain Flux cluster) are simply absent.
+import { apiVersionOf, SERVED_KINDS, type ServedKind, storageVersion } from "../api/kinds.js";
+import type { KubeObject } from "../api/meta/object.js";
+import type { Cluster } from "../kube/cluster.js";
+import { Informer } from "../kube/informer.js";
+import { ForbiddenError } from "../kube/errors.js";
+import { pathOf } from "../api/paths.js";
+
+export const WATCHED = ["Cluster", "Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease"] as const;
+export type WatchedKind = (typeof WATCHED)[number];
+
+export interface Change {
+  kind: WatchedKind;
+  namespace?: string;
+  name: string;
+}
+
+export class FleetCache {
+  private readonly informers = new Map<WatchedKind, Informer>();
+  private readonly listeners: ((c: Change) => void)[] = [];
+
+  private constructor(private readonly cluster: Cluster) {}
+
+  /** Starts a watch per served kind and waits until each has listed once. */
+  static async start(cluster: Cluster, namespace?: string, log?: (line: string) => void): Promise<FleetCache> {
+    const cache = new FleetCache(cluster);
+    for (const kind of WATCHED) {
+      const entry: ServedKind = SERVED_KINDS[kind];
+      const gvk = { group: entry.group, version: storageVersion(entry), kind };
+      const served = await cluster.discovery.mapping(gvk).then(
+        () => true,
+        () => false,
+      );
+      if (!served) continue;
+      // A kind this identity may not list is left out (and said), rather than a watch that never syncs.
+      const listable = await cluster.client.get(pathOf(entry, namespace), { limit: 1 }).then(
+        () => true,
+        (err: unknown) => {
+          if (!(err instanceof ForbiddenError)) throw err;
+          log?.(`dashboard: not showing ${kind}: ${err.message}`);
+          return false;
+        },
+      );
+      if (!listable) continue;
+      const informer = new Informer(cluster, { gvk, ...(namespace ? { namespace } : {}) });
+      const changed = (o: KubeObject) =>
+        cache.emit({
+          kind,
+          name: o.metadata.name,
+          ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+        });
+      informer.addHandlers({ add: changed, update: (_old, o) => changed(o), delete: changed });
+      informer.start();
+      cache.informers.set(kind, informer);
+    }
+    await Promise.all([...cache.informers.values()].map((i) => i.waitForSync(60_000)));
+    return cache;
+  }
+
+  /** Every cached object of a kind, with its kind and apiVersion (list items carry neither). */
+  list<T extends KubeObject = KubeObject>(kind: WatchedKind): T[] {
+    const apiVersion = apiVersionOf(SERVED_KINDS[kind]);
+    return (this.informers.get(kind)?.list() ?? []).map((o) => ({ ...o, apiVersion, kind }) as T);
+  }
+
+  get<T extends KubeObject = KubeObject>(kind: WatchedKind, namespace: string, name: string): T | undefined {
+    const o = this.informers.get(kind)?.get(name, namespace);
+    return o && ({ ...o, apiVersion: apiVersionOf(SERVED_KINDS[kind]), kind } as T);
+  }
+
+  serves(kind: WatchedKind): boolean {
+    return this.informers.has(kind);
+  }
+
+  onChange(fn: (c: Change) => void): () => void {
+    this.listeners.push(fn);
+    return () => this.listeners.splice(this.listeners.indexOf(fn), 1);
+  }
+
+  private emit(c: Change): void {
+    for (const l of this.listeners) l(c);
+  }
+
+  get client() {
+    return this.cluster.client;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+}
