@@ -92,6 +92,7 @@ export default tseslint.config(
     // The dashboard's page runs in the browser (no build step): the browser's globals, not Node's.
     files: ["src/dashboard/assets/*.js"],
     languageOptions: {
+      sourceType: "module",
       globals: {
         document: "readonly",
         window: "readonly",

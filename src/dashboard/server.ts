@@ -33,6 +33,8 @@ export interface Dashboard {
 const ASSETS: Record<string, string> = {
   "/": "index.html",
   "/assets/app.js": "app.js",
+  "/assets/html.js": "html.js",
+  "/assets/views.js": "views.js",
   "/assets/style.css": "style.css",
   "/assets/favicon.svg": "favicon.svg",
 };

@@ -1,0 +1,262 @@
+// The three pages as markup: the fleet (clusters failing first, each with its apps, then the fleet
+// objects), a cluster (its apps and recent events), an app (actions, source, conditions, history,
+// inventory, events; per-cluster table and rollout stages for a fleet object).
+import { ago, appHref, badge, clusterHref, clusterState, html, short, stateOf } from "./html.js";
+
+/** The search box and status filter, applied to app rows (a cluster matches by its own name too). */
+let filter = { q: "", status: "" };
+/** The current search text and status (app.js sets them from the form). */
+export const setFilter = (q, status) => (filter = { q: q.trim().toLowerCase(), status });
+
+function keep(a, clusterKey = "") {
+  const q = filter.q;
+  const st = filter.status;
+  const text = `${a.kind} ${a.namespace} ${a.name} ${clusterKey}`.toLowerCase();
+  return (!q || text.includes(q)) && (!st || stateOf(a) === st);
+}
+
+function appTable(apps, clusterKey) {
+  const rows = apps.filter((a) => keep(a, clusterKey));
+  if (!rows.length) return html`<p class="empty">No app matches.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Kind</th>
+        <th scope="col">Namespace</th>
+        <th scope="col">Name</th>
+        <th scope="col">Revision</th>
+        <th scope="col">Status</th>
+        <th scope="col">Message</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (a) =>
+          html`<tr data-app="${a.kind}/${a.namespace}/${a.name}" data-state="${stateOf(a)}">
+            <td>${a.kind}</td>
+            <td>${a.namespace}</td>
+            <td><a href="${appHref(a.kind, a.namespace, a.name)}">${a.name}</a></td>
+            <td>${short(a.revision)}</td>
+            <td>${badge(stateOf(a))}</td>
+            <td class="msg">${a.message}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+const counts = (c) =>
+  html`<span class="counts"
+    >${c.total} apps · ${c.ready} ready · ${c.failing} failing · ${c.suspended} suspended</span
+  >`;
+
+export function fleetView(v) {
+  const filtering = filter.q || filter.status;
+  const clusters = v.clusters.filter((c) => !filtering || c.apps.some((a) => keep(a, c.cluster)));
+  const apps = v.clusters.reduce((n, c) => n + c.counts.total, 0);
+  const failing = v.clusters.reduce((n, c) => n + c.counts.failing, 0);
+  return html`<h1>Fleet</h1>
+    <p class="sub">
+      ${v.clusters.length} clusters · ${apps} apps · ${failing} failing${v.readOnly ? " · read-only" : ""}
+    </p>
+    ${clusters.map(
+      (c) =>
+        html`<section class="cluster" data-cluster="${c.cluster}" aria-labelledby="c-${c.cluster}">
+          <h2 id="c-${c.cluster}">
+            <a href="${clusterHref(c.cluster)}">${c.cluster}</a> ${badge(clusterState(c))}
+            <span class="counts">${c.version ?? ""}${c.lastProbeTime ? ` · probed ${ago(c.lastProbeTime)}` : ""}</span>
+            ${counts(c.counts)}
+          </h2>
+          ${appTable(c.apps, c.cluster)}
+        </section>`,
+    )}
+    ${
+      v.fleetObjects.length
+        ? html`<h2>Fleet objects</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Namespace</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Clusters</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Message</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${v.fleetObjects.map(
+                  (f) =>
+                    html`<tr data-app="${f.kind}/${f.namespace}/${f.name}" data-state="${stateOf(f)}">
+                      <td>${f.kind}</td>
+                      <td>${f.namespace}</td>
+                      <td><a href="${appHref(f.kind, f.namespace, f.name)}">${f.name}</a></td>
+                      <td>${f.counts ? `${f.counts.ready}/${f.counts.total} ready` : ""}</td>
+                      <td>${badge(stateOf(f))}</td>
+                      <td class="msg">${f.message}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+        : ""
+    }`;
+}
+
+function eventsTable(events) {
+  if (!events.length) return html`<p class="empty">No recent events.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Last seen</th>
+        <th scope="col">Type</th>
+        <th scope="col">Object</th>
+        <th scope="col">Reason</th>
+        <th scope="col">Message</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${events.map(
+        (e) =>
+          html`<tr>
+            <td>${ago(e.last)}</td>
+            <td>${e.type}</td>
+            <td>${e.object}</td>
+            <td>${e.reason}</td>
+            <td class="msg">${e.message}${e.count > 1 ? ` (×${e.count})` : ""}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function clusterView(c) {
+  return html`<h1>${c.cluster} ${badge(clusterState(c))}</h1>
+    <p class="sub">${c.message}</p>
+    <dl>
+      <dt>Version</dt>
+      <dd>${c.version ?? "unknown"}</dd>
+      <dt>Last probe</dt>
+      <dd>${c.lastProbeTime ? ago(c.lastProbeTime) : "never"}</dd>
+      <dt>Apps</dt>
+      <dd>${counts(c.counts)}</dd>
+    </dl>
+    <section data-cluster="${c.cluster}">
+      <h2>Apps</h2>
+      ${appTable(c.apps, c.cluster)}
+    </section>
+    <h2>Recent events</h2>
+    ${eventsTable(c.events)}`;
+}
+
+function actionsBar(a) {
+  if (a.readOnly) return html`<p class="sub">Read-only: actions are turned off.</p>`;
+  const target = { kind: a.kind, namespace: a.namespace, name: a.name };
+  const button = (action, label, extra = {}) =>
+    html`<button type="button" data-action="${action}" data-target="${JSON.stringify({ ...target, ...extra })}">
+      ${label}
+    </button>`;
+  const waiting = a.fleet?.rollout?.stages?.find((s) => s.phase === "WaitingForApproval");
+  return html`<div class="actions" role="group" aria-label="Actions">
+    ${button("reconcile", "Reconcile")} ${a.suspended ? button("resume", "Resume") : button("suspend", "Suspend")}
+    ${waiting ? button("approve", `Approve stage ${waiting.name}`, { stage: waiting.name }) : ""}
+  </div>`;
+}
+
+function tree(t) {
+  const namespaces = Object.keys(t).sort();
+  if (!namespaces.length) return html`<p class="empty">Nothing applied yet.</p>`;
+  return html`<ul class="tree">
+    ${namespaces.map(
+      (ns) =>
+        html`<li>
+          ${ns}
+          <ul class="tree">
+            ${Object.keys(t[ns])
+              .sort()
+              .map((k) => html`<li>${k}: ${t[ns][k].sort().join(", ")}</li>`)}
+          </ul>
+        </li>`,
+    )}
+  </ul>`;
+}
+
+export function appView(a) {
+  const table = (rows, cols) =>
+    rows.length
+      ? html`<table>
+          <thead>
+            <tr>
+              ${cols.map((c) => html`<th scope="col">${c}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${rows.map(
+              (r) =>
+                html`<tr>
+                  ${cols.map((c) => html`<td>${r[c] ?? ""}</td>`)}
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
+      : html`<p class="empty">None.</p>`;
+  const spec = Object.entries(a.spec);
+  return html`<h1>${a.kind} ${a.namespace}/${a.name} ${badge(stateOf(a))}</h1>
+    <p class="sub" data-message>${a.message}</p>
+    ${actionsBar(a)}
+    <dl>
+      ${
+        a.source
+          ? html`<dt>Source</dt>
+              <dd>
+                ${a.source.kind}/${a.source.namespace}/${a.source.name} ${short(a.source.revision)}
+                (${a.source.ready === "True" ? "ready" : a.source.message})
+              </dd>`
+          : ""
+      }
+      <dt>Revision</dt>
+      <dd>${a.revision || "none yet"}</dd>
+      ${spec.map(
+        ([k, v]) =>
+          html`<dt>${k}</dt>
+            <dd>${v}</dd>`,
+      )}
+    </dl>
+    ${
+      a.fleet
+        ? html`<h2>Clusters</h2>
+            ${table(
+              a.fleet.clusters.map((c) => ({
+                cluster: c.cluster,
+                child: c.child,
+                ready: c.ready,
+                revision: short(c.revision),
+                message: c.message,
+              })),
+              ["cluster", "child", "ready", "revision", "message"],
+            )}
+            ${
+              a.fleet.rollout
+                ? html`<h2>Rollout stages</h2>
+                    ${table(
+                      a.fleet.rollout.stages.map((s) => ({
+                        stage: s.name,
+                        phase: s.phase,
+                        revision: short(s.revision),
+                        clusters: (s.clusters ?? []).join(", "),
+                        message: s.message,
+                      })),
+                      ["stage", "phase", "revision", "clusters", "message"],
+                    )}`
+                : ""
+            }`
+        : ""
+    }
+    <h2>Conditions</h2>
+    ${table(a.conditions, ["type", "status", "reason", "message", "lastTransitionTime"])}
+    <h2>History</h2>
+    ${table(a.history, [...new Set(a.history.flatMap((h) => Object.keys(h)))])}
+    <h2>Inventory</h2>
+    ${tree(a.inventory)}
+    <h2>Events</h2>
+    ${eventsTable(a.events)}`;
+}
