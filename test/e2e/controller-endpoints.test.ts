@@ -36,12 +36,16 @@ describe("flotilla controller endpoints", () => {
     });
     const series = `kind="GitRepository",name="metrics",namespace="${ns}"`;
     const metrics = await eventually(
-      "the Ready=True gauge",
+      "the Ready=True gauge and the finished reconcile counted",
       async () => {
         const res = await fetch(`${url}/metrics`);
         const text = await res.text();
+        // The gauge moves with the status write; the duration and the reconcile total once the reconcile
+        // returns, just after: wait for all three rather than read between them.
         return res.headers.get("content-type")?.startsWith("text/plain") &&
-          text.includes(`gotk_reconcile_condition{${series},type="Ready",status="True"} 1`)
+          text.includes(`gotk_reconcile_condition{${series},type="Ready",status="True"} 1`) &&
+          new RegExp(`gotk_reconcile_duration_seconds_count\\{${series}\\} [1-9]`).test(text) &&
+          /controller_runtime_reconcile_total\{controller="gitrepository",result="success"\} [1-9]/.test(text)
           ? text
           : undefined;
       },
