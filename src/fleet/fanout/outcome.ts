@@ -1,6 +1,7 @@
 // How a fan-out reconcile ends: the counts and the per-cluster table in status, and Ready from the
 // clusters' children — or, while a staged rollout is under way, from the rollout: halted (a Warning,
 // naming the failing clusters), waiting for approval, or progressing (rechecked while it bakes).
+import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { FleetStatus } from "../../api/fleet/fleet-kustomization.js";
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
 import type { Outcome } from "../../controllers/kit/outcome.js";
@@ -63,4 +64,14 @@ export function fanOutOutcome(
       )
     : { reason: "ReconciliationSucceeded", message: summary };
   return { outcome, status };
+}
+
+/**
+ * An invalid rollout stalls the parent, and nothing moves meanwhile — not even the removal of the children of
+ * clusters no longer selected: the message names them, so nobody wonders why they are still there.
+ */
+export function invalidRollout(err: Error, childClusters: string[], selected: FleetCluster[]): ReconcileFailure {
+  const kept = childClusters.filter((k) => !selected.some((c) => c.metadata.name === k));
+  const note = kept.length ? ` (the children of ${kept.join(", ")}, no longer selected, stay until it is fixed)` : "";
+  return new ReconcileFailure("InvalidRollout", `${err.message}${note}`, { stalled: true });
 }

@@ -19,6 +19,7 @@ import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { isReady, selects } from "../clusters.js";
 import { FleetError } from "../errors.js";
 import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
+import { invalidRollout } from "./outcome.js";
 import { haltStage, type Plan, planRollout } from "../rollout/plan.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 import {
@@ -80,7 +81,7 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
         plan = await this.planRollout(parent, clusters, children);
       } catch (err) {
         if (!(err instanceof FleetError)) throw err;
-        const outcome = new ReconcileFailure("InvalidRollout", err.message, { stalled: true });
+        const outcome = invalidRollout(err, [...children.keys()], clusters);
         return this.finisher.finish(parent, path, ctx, { outcome, conditions, timing });
       }
     }
