@@ -15,6 +15,7 @@ import { pathOf } from "../../src/api/paths.js";
 import type { Controller } from "../../src/runtime/controller.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { launchBrowser, type NetworkLog, networkLog, screenshot } from "../support/browser.js";
+import { startController } from "../support/controller-process.js";
 import { serveFleetCrds, startFleetControllers } from "../support/fleet-controllers.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type KustomizeHarness, startKustomizeHarness } from "../support/kustomize-harness.js";
@@ -30,7 +31,9 @@ let work: string;
 let adminKeyData = "";
 const controllers: Controller[] = [];
 const dashboards: ChildProcess[] = [];
-const logs: NetworkLog[] = [];
+/** Every page's response bodies, read before the page closes (a closed page's are gone). */
+const bodies: string[] = [];
+const pageLogs = new Map<Page, NetworkLog>();
 
 const cm = (name: string, data: string) =>
   ["apiVersion: v1", "kind: ConfigMap", "metadata:", `  name: ${name}`, "data:", `  value: ${data}`, ""].join("\n");
@@ -54,10 +57,16 @@ function startDashboard(args: string[]): Promise<string> {
 
 async function open(url: string): Promise<Page> {
   const page = await browser.newPage();
-  logs.push(await networkLog(page));
+  const log = await networkLog(page);
+  pageLogs.set(page, log);
   await page.goto(url);
   await page.locator("#live.on").waitFor({ timeout: 30_000 });
   return page;
+}
+
+async function close(page: Page): Promise<void> {
+  bodies.push(...(await pageLogs.get(page)!.bodies()));
+  await page.close();
 }
 
 const row = (page: Page, app: string) => page.locator(`tr[data-app="${app}"]`).first();
@@ -148,7 +157,7 @@ describe("flotilla dashboard", () => {
       expect(await section.locator(`tr[data-app="Kustomization/${h.ns}/app-${t}"]`).count()).toBe(1);
     }
     await screenshot(page, "dashboard-fleet");
-    await page.close();
+    await close(page);
   });
 
   it("an app broken on tenant2 shows as failing without a reload, and its recovery too", async () => {
@@ -164,7 +173,7 @@ describe("flotilla dashboard", () => {
     await expect.poll(() => app.getAttribute("data-state"), { timeout: 30_000, interval: 200 }).toBe("ready");
     // The same document all along: the page was never reloaded.
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
-    await page.close();
+    await close(page);
   });
 
   it("the app page shows source, conditions and inventory; reconcile and suspend work", async () => {
@@ -196,7 +205,7 @@ describe("flotilla dashboard", () => {
     await page.goto(`${admin}#/cluster/${encodeURIComponent(`${h.ns}/tenant1`)}`);
     await page.locator("h1", { hasText: `${h.ns}/tenant1` }).waitFor();
     await screenshot(page, "dashboard-cluster");
-    await page.close();
+    await close(page);
   });
 
   it("actions are refused with the API's message under a read-only identity, and turned off by --read-only", async () => {
@@ -207,7 +216,7 @@ describe("flotilla dashboard", () => {
       .poll(() => page.locator("#toast.error").textContent(), { timeout: 15_000 })
       .toMatch(new RegExp(`forbidden: User "dash-viewer-${h.ns}" cannot patch resource "kustomizations"`));
     expect((await ks("app-tenant2")).spec.suspend).not.toBe(true);
-    await page.close();
+    await close(page);
 
     const readOnly = await startDashboard(["--kubeconfig", plane("management").kubeconfig, "--read-only"]);
     const ro = await open(`${readOnly}#/app/Kustomization/${h.ns}/app-tenant2`);
@@ -226,11 +235,34 @@ describe("flotilla dashboard", () => {
     );
     expect(refused.status).toBe(403);
     expect(refused.body).toContain("read-only");
-    await ro.close();
+    await close(ro);
+  });
+
+  it("the controller serves it too (--dashboard-addr), read-only unless told otherwise", async () => {
+    // Sharded to nothing: this controller reconciles none of the file's objects, it only serves the page.
+    const controller = startController({
+      namespace: h.ns,
+      shard: `nothing-${h.ns}`,
+      storagePath: join(work, "controller-storage"),
+      extraArgs: ["--dashboard-addr", "127.0.0.1:0", "--kamaji-discovery", "false"],
+    });
+    const url = await eventually(
+      "the controller's dashboard",
+      async () => controller.logs.find((l) => l.msg === "dashboard serving")?.url as string | undefined,
+      60_000,
+    );
+    const page = await open(url);
+    await page.locator(`section[data-cluster="${h.ns}/tenant1"]`).waitFor({ timeout: 30_000 });
+    expect(await page.locator("main .sub").first().textContent()).toContain("read-only");
+    await page.goto(`${url}#/app/Kustomization/${h.ns}/app-tenant1`);
+    await page.locator("h1", { hasText: "app-tenant1" }).waitFor();
+    expect(await page.getByRole("button").count()).toBe(0);
+    await close(page);
+    controller.child.kill("SIGTERM");
+    await controller.exited();
   });
 
   it("no response carried a Secret's value", async () => {
-    const bodies = (await Promise.all(logs.map((l) => l.bodies()))).flat();
     expect(bodies.length).toBeGreaterThan(20);
     expect(bodies.some((b) => b.includes("event: change"))).toBe(true);
     for (const b of bodies) {

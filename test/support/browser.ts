@@ -33,7 +33,8 @@ export interface NetworkLog {
    * content type at all), and, for each text/event-stream response, the raw stream bytes received so
    * far, open streams included, whether the page reads it with EventSource or fetch(). Other bodies
    * (images, fonts, octet-stream) are not read. Waits for the non-stream bodies to finish; rejects
-   * naming the URL of any body it could not read.
+   * naming the URL of any body it could not read (read them before closing the page: a closed page's
+   * bodies are gone).
    */
   bodies(): Promise<string[]>;
 }
@@ -80,9 +81,11 @@ export async function networkLog(page: Page): Promise<NetworkLog> {
     const type = (response.headers()["content-type"] ?? "").toLowerCase();
     if (type.startsWith("text/event-stream") || (type && !TEXT_LIKE.test(type))) return;
     if (response.status() >= 300 && response.status() < 400) return; // redirects have no body
-    bodies.push(
-      response.text().catch((err: Error) => Promise.reject(new Error(`body of ${response.url()}: ${err.message}`))),
-    );
+    const body = response
+      .text()
+      .catch((err: Error) => Promise.reject(new Error(`body of ${response.url()}: ${err.message}`)));
+    body.catch(() => {}); // reported by bodies(), not as an unhandled rejection meanwhile
+    bodies.push(body);
   });
 
   return {
