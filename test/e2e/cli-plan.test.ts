@@ -44,7 +44,7 @@ const infoApp = (color: string) =>
     `  color: ${color}`,
     "  cluster: ${cluster_name}",
   );
-const release = (replicas: number) =>
+const release = (replicas: number, version = "1.0.0") =>
   yaml(
     "apiVersion: helm.toolkit.fluxcd.io/v2",
     "kind: HelmRelease",
@@ -57,7 +57,7 @@ const release = (replicas: number) =>
     "  timeout: 60s",
     "  chart:",
     `    metadata: { labels: { ${SHARD}: ${env.ns} } }`,
-    "    spec: { chart: web, version: 1.0.0, sourceRef: { kind: HelmRepository, name: charts } }",
+    `    spec: { chart: web, version: ${version}, sourceRef: { kind: HelmRepository, name: charts } }`,
     "  values:",
     `    replicas: ${replicas}`,
   );
@@ -154,6 +154,7 @@ beforeAll(async () => {
   h = await startKustomizeHarness({ prefix: "plan" });
   env = await startHelmReleaseEnv("plan-hr");
   await replicasChart(env.charts);
+  await replicasChart(env.charts, "web", "1.1.0"); // published, not yet asked for
   await benchChart(env.charts);
   await serveFleetCrds(h);
   for (const t of TENANTS) {
@@ -333,6 +334,29 @@ describe("flotilla plan", () => {
       ]);
       expect(child.errors).toEqual([]);
     }
+  });
+
+  it("a HelmRelease's chart version bump is pulled from its HelmRepository and rendered", async () => {
+    const r = await plan(
+      "--source",
+      `${source()}=${checkout("bump", { "releases/web.yaml": release(0, "1.1.0") })}`,
+      "-o",
+      "json",
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const web = appOf(JSON.parse(r.stdout) as FleetPlan, "web");
+    expect(web.errors).toEqual([]);
+    // The chart's own ConfigMap names its version too (the test repository's default template).
+    expect(web.change).toEqual([
+      {
+        subject: `ConfigMap/${env.ns}/web-web`,
+        diff: [{ path: "data.chart", before: "web-1.0.0", after: "web-1.1.0" }],
+      },
+      {
+        subject: `Deployment/${env.ns}/web`,
+        diff: [{ path: "metadata.labels.chart-version", before: "1.0.0", after: "1.1.0" }],
+      },
+    ]);
   });
 
   it("-o markdown has a section per cluster and the summary; exit 1 for changes, 0 for none", async () => {

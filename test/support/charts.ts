@@ -256,7 +256,7 @@ export function clusterScopedChart(repo: ChartRepo, name: string, version: strin
   );
 }
 
-/** A Deployment whose replica count is the value `replicas` (for diffs of a values change). */
+/** A Deployment whose replica count is the value `replicas` and whose label says the chart's version (for diffs). */
 export function replicasChart(repo: ChartRepo, name = "web", version = "1.0.0"): Promise<ChartRef> {
   return add(
     repo,
@@ -269,6 +269,8 @@ export function replicasChart(repo: ChartRepo, name = "web", version = "1.0.0"):
         "metadata:",
         "  name: {{ .Release.Name }}",
         "  namespace: {{ .Release.Namespace }}",
+        "  labels:",
+        "    chart-version: {{ .Chart.Version | quote }}",
         "spec:",
         "  replicas: {{ .Values.replicas }}",
         "  selector:",

@@ -85,15 +85,25 @@ async function chartOf(ctx: PlanContext, hr: HelmRelease): Promise<string> {
     }
   }
   if (hr.spec.chart) {
-    // A new chart version (or another chart) from a chart repository is not fetched: say so.
+    // Another chart or version than the HelmChart holds now (a version bump, a new release): pulled from
+    // the HelmRepository, as the HelmChart will once the change is applied.
     const want = helmChartFromTemplate(hr);
     const live = ctx.state.helmCharts.find(
       (c) => c.metadata.name === want.metadata.name && c.metadata.namespace === want.metadata.namespace,
     );
-    if (live && !isSubset({ chart: want.spec.chart, version: want.spec.version }, live.spec))
-      throw new Error(
-        `spec.chart.spec changes the chart (${live.spec.chart}@${live.spec.version ?? "*"} → ${want.spec.chart}@${want.spec.version}): the plan renders a chart from a replaced GitRepository or the HelmChart's current artifact, and does not fetch another version from a chart repository`,
+    if (!live || !isSubset({ chart: want.spec.chart, version: want.spec.version }, live.spec)) {
+      const ref = hr.spec.chart.spec.sourceRef;
+      const repoNs = ref.namespace ?? ns;
+      if (ref.kind !== "HelmRepository")
+        throw new Error(
+          `spec.chart.spec changes the chart to ${want.spec.chart}@${want.spec.version} from ${ref.kind} ${repoNs}/${ref.name}: the plan renders a chart from a HelmRepository, a replaced GitRepository or the HelmChart's current artifact`,
+        );
+      const repo = (ctx.state.helmRepositories ?? []).find(
+        (r) => r.metadata.name === ref.name && r.metadata.namespace === repoNs,
       );
+      if (!repo) throw new Error(`HelmRepository ${repoNs}/${ref.name} not found`);
+      return ctx.backend.pullChart(repo, want.spec.chart, want.spec.version ?? "*");
+    }
   }
   return ctx.backend.chart(hr);
 }

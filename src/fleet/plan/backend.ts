@@ -3,6 +3,7 @@
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import type { HelmRepository } from "../../api/source/helm.js";
 import type { PlanEntry, Redactor } from "../../ssa/index.js";
 
 export interface AppOutcome {
@@ -19,6 +20,8 @@ export interface PlanBackend {
   artifactDir(kind: string, namespace: string, name: string): Promise<string>;
   /** The chart package the HelmRelease reads now. */
   chart(hr: HelmRelease): Promise<string>;
+  /** A chart version the HelmRelease asks for that no HelmChart holds yet, pulled from its HelmRepository. */
+  pullChart(repo: HelmRepository, chart: string, version: string): Promise<string>;
   /** The values the HelmRelease composes; values read from Secrets are handed to the redactor. */
   values(hr: HelmRelease, redactor: Redactor): Promise<Record<string, unknown>>;
   namespaced(hr: HelmRelease, o: KubeObject): Promise<boolean>;

@@ -8,7 +8,7 @@ import { apiVersionOf, SERVED_KINDS, type ServedKind } from "../../api/kinds.js"
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { pathOf } from "../../api/paths.js";
-import type { HelmChart } from "../../api/source/helm.js";
+import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 
@@ -17,6 +17,8 @@ export interface ManagementState {
   kustomizations: Kustomization[];
   helmReleases: HelmRelease[];
   helmCharts: HelmChart[];
+  /** Absent from snapshots written before plans fetched chart versions. */
+  helmRepositories?: HelmRepository[];
   fleetKustomizations: FleetKustomization[];
   fleetHelmReleases: FleetHelmRelease[];
   clusters: FleetCluster[];
@@ -36,21 +38,31 @@ async function listAll<T>(cluster: Cluster, kind: ServedKind, ns?: string): Prom
 
 export async function readManagementState(cluster: Cluster, ns?: string): Promise<ManagementState> {
   const k = SERVED_KINDS;
-  const [gitRepositories, kustomizations, helmReleases, helmCharts, fleetKustomizations, fleetHelmReleases, clusters] =
-    await Promise.all([
-      listAll<KubeObject>(cluster, k.GitRepository, ns),
-      listAll<Kustomization>(cluster, k.Kustomization, ns),
-      listAll<HelmRelease>(cluster, k.HelmRelease, ns),
-      listAll<HelmChart>(cluster, k.HelmChart, ns),
-      listAll<FleetKustomization>(cluster, k.FleetKustomization, ns),
-      listAll<FleetHelmRelease>(cluster, k.FleetHelmRelease, ns),
-      listAll<FleetCluster>(cluster, k.Cluster, ns),
-    ]);
+  const [
+    gitRepositories,
+    kustomizations,
+    helmReleases,
+    helmCharts,
+    fleetKustomizations,
+    fleetHelmReleases,
+    clusters,
+    helmRepositories,
+  ] = await Promise.all([
+    listAll<KubeObject>(cluster, k.GitRepository, ns),
+    listAll<Kustomization>(cluster, k.Kustomization, ns),
+    listAll<HelmRelease>(cluster, k.HelmRelease, ns),
+    listAll<HelmChart>(cluster, k.HelmChart, ns),
+    listAll<FleetKustomization>(cluster, k.FleetKustomization, ns),
+    listAll<FleetHelmRelease>(cluster, k.FleetHelmRelease, ns),
+    listAll<FleetCluster>(cluster, k.Cluster, ns),
+    listAll<HelmRepository>(cluster, k.HelmRepository, ns),
+  ]);
   return {
     gitRepositories,
     kustomizations,
     helmReleases,
     helmCharts,
+    helmRepositories,
     fleetKustomizations,
     fleetHelmReleases,
     clusters,

@@ -132,6 +132,11 @@ export function offlineBackend(snapshot: Snapshot, work: string): PlanBackend {
       writeFileSync(file, Buffer.from(data, "base64"));
       return file;
     },
+    pullChart: async (repo, chart, version) => {
+      throw new Error(
+        `${chart}@${version} is not in the snapshot (the HelmChart holds another version): an offline plan fetches nothing from HelmRepository ${repo.metadata.namespace}/${repo.metadata.name}`,
+      );
+    },
     async values(hr) {
       const composed = await composeValuesFrom(hr, async (ref) => {
         if (ref.kind === "Secret")

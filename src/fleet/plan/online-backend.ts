@@ -17,6 +17,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { SourceFetcher } from "../../sources/consumer.js";
 import { inventoryId, parseInventoryId, type Redactor, ResourceManager } from "../../ssa/index.js";
 import type { AppOutcome, PlanBackend } from "./backend.js";
+import { pullChart } from "./chart-pull.js";
 import { secretValues } from "./helm-values.js";
 import { checkoutRevision } from "./source-overrides.js";
 
@@ -90,6 +91,7 @@ export function onlineBackend(
     artifactDir: async (kind, namespace, name) =>
       (await sources.fetch({ kind: kind as "GitRepository", name, namespace }, namespace)).dir,
     chart: async (hr) => (await loadChart(sources, hr, 0)).path,
+    pullChart: (repo, chart, version) => pullChart(repo, chart, version, o.work),
     async values(hr, redactor) {
       redactor.addValues((await secretValues(management, hr)).values);
       return (await composeValues(management.client, hr)).values;

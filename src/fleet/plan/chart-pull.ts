@@ -1,0 +1,34 @@
+// A chart version a change asks for, pulled by the real helm from the HelmRepository the HelmChart will
+// read it from — `helm pull --repo <url>` (or `oci://<url>/<chart>`) with the same version constraint.
+// A repository behind credentials or client certificates is refused with a message: handing its Secret
+// to a helm process on the command line would show it to every local user (ps).
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { HelmRepository } from "../../api/source/helm.js";
+import { runHelm } from "../../binaries/helm/index.js";
+
+export async function pullChart(repo: HelmRepository, chart: string, version: string, work: string): Promise<string> {
+  const id = `HelmRepository ${repo.metadata.namespace}/${repo.metadata.name}`;
+  if (repo.spec.secretRef || repo.spec.certSecretRef)
+    throw new Error(
+      `${chart}@${version} would come from ${id}, which needs credentials: the plan does not pass a Secret to helm; plan with the chart in a replaced GitRepository, or after the HelmChart has it`,
+    );
+  const dir = join(
+    work,
+    `pulled-${repo.metadata.namespace}-${repo.metadata.name}-${chart}-${version}`.replace(/[^\w.-]/g, "_"),
+  );
+  mkdirSync(dir, { recursive: true });
+  const base = repo.spec.url.replace(/\/+$/, "");
+  const args =
+    repo.spec.type === "oci"
+      ? ["pull", `${base}/${chart}`, "--version", version, "--destination", dir]
+      : ["pull", chart, "--repo", base, "--version", version, "--destination", dir];
+  try {
+    await runHelm(args);
+  } catch (err) {
+    throw new Error(`pulling ${chart}@${version} from ${id}: ${(err as Error).message}`);
+  }
+  const tgz = readdirSync(dir).find((f) => f.endsWith(".tgz"));
+  if (!tgz) throw new Error(`pulling ${chart}@${version} from ${id}: helm wrote no chart package`);
+  return join(dir, tgz);
+}
