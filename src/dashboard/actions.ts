@@ -10,7 +10,7 @@ import type { FleetStatus } from "../api/fleet/fleet-kustomization.js";
 import type { Rollout } from "../api/fleet/rollout.js";
 import type { KubeObject } from "../api/meta/object.js";
 import { FlotillaError } from "../util/errors.js";
-import { type FleetCache, WATCHED, type WatchedKind } from "./fleet-cache.js";
+import { type FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
 
 export const ACTIONS = ["reconcile", "suspend", "resume", "approve"] as const;
 export type Action = (typeof ACTIONS)[number];

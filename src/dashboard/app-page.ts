@@ -8,7 +8,7 @@ import type { Condition } from "../api/meta/conditions.js";
 import type { KubeObject } from "../api/meta/object.js";
 import { pathOf } from "../api/paths.js";
 import { parseInventoryId } from "../ssa/index.js";
-import type { FleetCache, WatchedKind } from "./fleet-cache.js";
+import type { FleetCache, WatchedKind } from "../fleet/status/fleet-cache.js";
 
 export interface EventRow {
   type: string;

@@ -2,7 +2,7 @@
 // once per 250 ms (a burst of status writes is one message), so a page re-reads its view once per burst
 // instead of polling. A comment every 20 s keeps idle connections (and proxies) open.
 import type { ServerResponse } from "node:http";
-import type { Change, FleetCache } from "./fleet-cache.js";
+import type { Change, FleetCache } from "../fleet/status/fleet-cache.js";
 
 const COALESCE_MS = 250;
 const KEEPALIVE_MS = 20_000;

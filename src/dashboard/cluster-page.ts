@@ -2,7 +2,7 @@
 // and fleet child that targets it, and the recent Events about it and about them.
 import { clusterCards } from "./fleet-page.js";
 import { type EventRow, eventsFor } from "./app-page.js";
-import type { FleetCache } from "./fleet-cache.js";
+import type { FleetCache } from "../fleet/status/fleet-cache.js";
 
 export async function clusterPage(cache: FleetCache, key: string) {
   const card = clusterCards(cache).find((c) => c.cluster === key);

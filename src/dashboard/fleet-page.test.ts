@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../api/meta/object.js";
-import type { WatchedKind } from "./fleet-cache.js";
+import type { WatchedKind } from "../fleet/status/fleet-cache.js";
 import { fleetPage } from "./fleet-page.js";
 
 const ready = (status: string, message = "") => ({

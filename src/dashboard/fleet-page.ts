@@ -8,7 +8,7 @@ import type { Condition } from "../api/meta/conditions.js";
 import type { KubeObject } from "../api/meta/object.js";
 import { getCondition } from "../runtime/conditions.js";
 import { type App, type AppRow, type ClusterGroup, fleetView } from "../fleet/status/fleet-view.js";
-import type { FleetCache } from "./fleet-cache.js";
+import type { FleetCache } from "../fleet/status/fleet-cache.js";
 
 export interface ClusterCard extends ClusterGroup {
   counts: { total: number; ready: number; failing: number; suspended: number };

@@ -11,7 +11,7 @@ import { ActionRefused, parseAction, perform } from "./actions.js";
 import { appPage } from "./app-page.js";
 import { ChangeStream } from "./change-stream.js";
 import { clusterPage } from "./cluster-page.js";
-import { FleetCache, WATCHED, type WatchedKind } from "./fleet-cache.js";
+import { FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
 import { fleetPage } from "./fleet-page.js";
 import { allowedHosts, readJson, refusal, SECURITY_HEADERS, sendJson } from "./http-guard.js";
 

@@ -10,6 +10,7 @@ import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { type App, type AppRow, type ClusterGroup, fleetView } from "../../fleet/status/fleet-view.js";
+import { FleetCache } from "../../fleet/status/fleet-cache.js";
 import { type ClusterFlags, clusterOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { fluxTable, truncateHex } from "../flux-table.js";
@@ -87,11 +88,15 @@ function render(view: ClusterGroup[]): string {
 
 const stateOf = (a: AppRow) => JSON.stringify([a.revision, a.ready, a.suspended, a.message]);
 
-async function watch(cluster: Cluster, keep: (a: AppRow) => boolean, ns?: string): Promise<never> {
+/** Prints every app whose state changes, from watches (no polling), until interrupted. */
+async function watch(cluster: Cluster, keep: (a: AppRow) => boolean, ns?: string): Promise<void> {
+  const cache = await FleetCache.start(cluster, ns, (line) => process.stderr.write(`${line}\n`));
   const seen = new Map<string, string>();
-  for (let first = true; ; first = false) {
+  let first = true;
+  const print = () => {
     const rows: string[][] = [];
-    for (const g of await readView(cluster, keep, ns))
+    const apps = [...cache.list<App>("Kustomization"), ...cache.list<App>("HelmRelease")];
+    for (const g of fleetView(cache.list<FleetCluster>("Cluster"), apps, keep))
       for (const a of g.apps) {
         const key = `${a.kind}/${a.namespace}/${a.name}`;
         if (seen.get(key) !== stateOf(a)) rows.push([g.cluster, ...appCells(a)]);
@@ -101,8 +106,16 @@ async function watch(cluster: Cluster, keep: (a: AppRow) => boolean, ns?: string
       ? ["Cluster", "Kind", "Namespace", "Name", "Revision", "Suspended", "Ready", "Message"]
       : undefined;
     if (rows.length) process.stdout.write(fluxTable(header, rows));
-    await new Promise((r) => setTimeout(r, 2000));
-  }
+    first = false;
+  };
+  print();
+  // A burst of status writes is one print.
+  let timer: NodeJS.Timeout | undefined;
+  cache.onChange(() => (timer ??= setTimeout(() => ((timer = undefined), print()), 200)));
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+  });
+  await cache.stop();
 }
 
 export function statusCommand(): Command {
@@ -114,7 +127,10 @@ export function statusCommand(): Command {
     .addOption(new Option("--context <name>", "the kubeconfig context to use"))
     .option("-n, --namespace <name>", "only the objects of this namespace (default: every namespace)")
     .option("--status-selector <ready=value>", "only apps whose Ready is (or with !=, is not) true, false or unknown")
-    .option("-w, --watch", "after the view, print every app whose revision, readiness or message changes")
+    .option(
+      "-w, --watch",
+      "after the view, print every app whose revision, readiness or message changes (from watches)",
+    )
     .addOption(new Option("-o, --output <format>", "json or yaml: the whole view as data").choices(["json", "yaml"]))
     .addHelpText(
       "after",

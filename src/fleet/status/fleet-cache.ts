@@ -1,13 +1,13 @@
-// What the dashboard shows, kept in memory by watches on the management cluster: the Clusters, the
-// Kustomizations and HelmReleases, the fleet parents. Pages read from here (no request per page view)
-// and every change is reported once to the change stream. Kinds whose CRD is not served (the fleet
-// kinds on a plain Flux cluster) are simply absent.
-import { apiVersionOf, SERVED_KINDS, type ServedKind, storageVersion } from "../api/kinds.js";
-import type { KubeObject } from "../api/meta/object.js";
-import type { Cluster } from "../kube/cluster.js";
-import { Informer } from "../kube/informer.js";
-import { ForbiddenError } from "../kube/errors.js";
-import { pathOf } from "../api/paths.js";
+// The fleet kept in memory by watches on the management cluster: the Clusters, the Kustomizations and
+// HelmReleases, the fleet parents. The dashboard's pages and `flotilla status -w` read from here (no
+// request per view) and hear of every change. Kinds whose CRD is not served (the fleet kinds on a plain
+// Flux cluster), or that the identity may not list, are absent.
+import { apiVersionOf, SERVED_KINDS, type ServedKind, storageVersion } from "../../api/kinds.js";
+import type { KubeObject } from "../../api/meta/object.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { Informer } from "../../kube/informer.js";
+import { ForbiddenError } from "../../kube/errors.js";
+import { pathOf } from "../../api/paths.js";
 
 export const WATCHED = ["Cluster", "Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease"] as const;
 export type WatchedKind = (typeof WATCHED)[number];
