@@ -137,7 +137,8 @@ for t in "${tools[@]}"; do
   total="$(go list -deps "$pkg" 2>/dev/null | wc -l)"
   start=$(date +%s)
   set +o pipefail
-  { go build -v -ldflags "$(ldflags_for "$t")" -o "$bin/$out.tmp" "$pkg" 2>&1; echo "exit:$?" > "$bin/.$out.rc"; } | progress "$out" "$total"
+  # `|| code=$?`: under set -e a failing go build would end the group before its exit code is written.
+  { code=0; go build -v -ldflags "$(ldflags_for "$t")" -o "$bin/$out.tmp" "$pkg" 2>&1 || code=$?; echo "exit:$code" > "$bin/.$out.rc"; } | progress "$out" "$total"
   set -o pipefail
   rc="$(sed 's/exit://' "$bin/.$out.rc")"; rm -f "$bin/.$out.rc"
   [[ "$rc" == 0 ]] || die "building $out failed (go build exit $rc); see the compiler output above."

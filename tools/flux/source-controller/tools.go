@@ -1,0 +1,7 @@
+//go:build tools
+
+// Package tools records the controller this wrapper module builds, so that `go mod tidy` keeps
+// its dependencies; the binary is built with `go build github.com/fluxcd/source-controller` in this directory.
+package tools
+
+import _ "github.com/fluxcd/source-controller"
