@@ -32,6 +32,8 @@ export interface ActionRequest {
   namespace: string;
   name: string;
   stage?: string;
+  /** approve: the revision the page showed waiting; another one waiting now is refused (409). */
+  revision?: string;
 }
 
 export function parseAction(body: unknown): ActionRequest {
@@ -51,6 +53,7 @@ export function parseAction(body: unknown): ActionRequest {
     namespace: b.namespace,
     name: b.name,
     ...(typeof b.stage === "string" && b.stage ? { stage: b.stage } : {}),
+    ...(typeof b.revision === "string" && b.revision ? { revision: b.revision } : {}),
   };
 }
 
@@ -75,6 +78,11 @@ export async function perform(cache: FleetCache, readOnly: boolean, req: ActionR
     if (!obj) throw new ActionRefused(404, `${id} not found`);
     try {
       const a = approval(obj, req.stage);
+      if (req.revision && a.revision !== req.revision)
+        throw new ActionRefused(
+          409,
+          `stage ${a.stage} of ${id} now waits at ${a.revision}, not ${req.revision} as shown: look again, then approve`,
+        );
       patch = a.patch;
       done = `stage ${a.stage} of ${id} approved at ${a.revision}`;
     } catch (err) {

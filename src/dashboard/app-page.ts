@@ -46,7 +46,11 @@ export async function eventsFor(
   // One object: the server filters (an app page); several: one list of the namespace (a cluster page).
   const only = objects.length === 1 ? objects[0]! : undefined;
   const query = only ? { fieldSelector: `involvedObject.kind=${only.kind},involvedObject.name=${only.name}` } : {};
-  const { items } = await cache.client.listAll<Ev>(pathOf(USED_KINDS.Event, namespace), query);
+  // Events the identity may not list (or a hiccup) leave the list empty, not the whole page failed.
+  const items = await cache.client
+    .listAll<Ev>(pathOf(USED_KINDS.Event, namespace), query)
+    .then((l) => l.items)
+    .catch(() => [] as Ev[]);
   return items
     .filter((e) => wanted.has(`${e.involvedObject.kind}/${e.involvedObject.name}`))
     .map((e) => ({

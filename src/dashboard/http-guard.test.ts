@@ -30,9 +30,11 @@ describe("the dashboard's request guard", () => {
     expect(refusal(req("DELETE", { host: "127.0.0.1:9333" }), hosts)).toMatch(/not allowed/);
   });
 
-  it("bound to every interface, accepts any Host but still checks an action's Origin", () => {
+  it("bound to every interface, accepts IP literals and localhost only (a DNS name could be rebound), and still checks an action's Origin", () => {
     const any = allowedHosts("0.0.0.0", 9333);
-    expect(refusal(req("GET", { host: "flotilla.flux-system.svc:9333" }), any)).toBeUndefined();
-    expect(refusal(action({ host: "dash.example:9333", origin: "http://attacker.example" }), any)).toMatch(/Origin/);
+    for (const host of ["10.96.0.12:9333", "[fd00::1]:9333", "localhost:9333"])
+      expect(refusal(req("GET", { host }), any)).toBeUndefined();
+    expect(refusal(req("GET", { host: "dashboard.attacker.example:9333" }), any)).toMatch(/unexpected Host/);
+    expect(refusal(action({ host: "10.96.0.12:9333", origin: "http://attacker.example" }), any)).toMatch(/Origin/);
   });
 });

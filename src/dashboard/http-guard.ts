@@ -14,19 +14,23 @@ export const SECURITY_HEADERS = {
 
 /**
  * The Host values a browser sends for this server: the bound address, and loopback names for a loopback
- * one. Bound to every interface (in a pod, behind a Service or a port-forward) any Host is accepted —
- * the address is reachable anyway — and actions still need their own Origin.
+ * one. Bound to every interface (in a pod, reached through a Service IP or a port-forward), any IP literal or
+ * localhost: never a DNS name, which a page elsewhere could rebind to this address and so pass as same-origin.
  */
-export function allowedHosts(address: string, port: number): Set<string> | "any" {
-  if (address === "0.0.0.0" || address === "::") return "any";
+export function allowedHosts(address: string, port: number): Set<string> | "ip-literals" {
+  if (address === "0.0.0.0" || address === "::") return "ip-literals";
   const hosts = new Set([`${address.includes(":") ? `[${address}]` : address}:${port}`]);
   if (["127.0.0.1", "::1", "localhost"].includes(address))
     for (const h of ["127.0.0.1", "localhost", "[::1]"]) hosts.add(`${h}:${port}`);
   return hosts;
 }
 
-export function refusal(req: IncomingMessage, hosts: Set<string> | "any"): string | undefined {
-  if (hosts !== "any" && !hosts.has(req.headers.host ?? ""))
+/** An IPv4 or bracketed IPv6 literal, or localhost, with an optional port. */
+const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]|localhost)(:\d+)?$/;
+
+export function refusal(req: IncomingMessage, hosts: Set<string> | "ip-literals"): string | undefined {
+  const host = req.headers.host ?? "";
+  if (hosts === "ip-literals" ? !IP_LITERAL.test(host) : !hosts.has(host))
     return `unexpected Host ${req.headers.host ?? "(none)"}: open the address flotilla printed`;
   if (req.method === "GET" || req.method === "HEAD") return undefined;
   if (req.method !== "POST") return `method ${req.method} not allowed`;

@@ -58,7 +58,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const dir = assetsDir();
   const cache = await FleetCache.start(o.cluster, o.namespace, o.log);
   const stream = new ChangeStream(cache);
-  let hosts: Set<string> | "any" = new Set<string>();
+  let hosts: Set<string> | "ip-literals" = new Set<string>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);

@@ -149,6 +149,7 @@ export function controllerCommand(): Command {
         log,
       });
       log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });
+      // A dashboard that cannot start stops the controller with it (not a manager left running headless).
       const dashboard = dashboardAt
         ? await startDashboard({
             cluster: new Cluster(endpoint),
@@ -156,6 +157,9 @@ export function controllerCommand(): Command {
             port: dashboardAt.port,
             readOnly: opts.dashboardReadOnly === true,
             log: (line) => log.info(line),
+          }).catch(async (err: unknown) => {
+            await manager.stop();
+            throw err;
           })
         : undefined;
       if (dashboard) log.info("dashboard serving", { url: dashboard.url, readOnly: opts.dashboardReadOnly === true });

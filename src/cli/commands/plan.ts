@@ -37,7 +37,7 @@ interface Flags {
 }
 
 const OFFLINE_CAVEATS = [
-  "offline: compared with the snapshot, not the clusters — changes made since it was taken, server-side defaults, admission and RBAC (Forbidden) are not known",
+  "offline: compared with the snapshot, not the clusters — changes made since it was taken, server-side defaults, admission and RBAC (Forbidden) are not known, nor a field a HelmRelease's chart stops rendering",
   "offline: apps whose values come from Secrets, and sources not replaced by --source, cannot be rendered; they are listed as errors",
 ];
 
@@ -45,6 +45,7 @@ async function overridesOf(f: Flags, state: ManagementState, work: string, clien
   const parsed = f.source.map(parseSourceFlag);
   const overrides = new Map<string, string>();
   const shown: string[] = [];
+  const notes: string[] = [];
   for (const s of parsed.filter((p) => p.dir)) {
     overrides.set(`${s.kind}/${s.namespace}/${s.name}`, s.dir!);
     shown.push(`${s.kind}/${s.namespace}/${s.name}=${s.dir}`);
@@ -72,14 +73,21 @@ async function overridesOf(f: Flags, state: ManagementState, work: string, clien
       );
       if (s.kind !== "GitRepository" || !repo)
         throw new UsageError(`--revision: no GitRepository ${s.namespace}/${s.name} in the management cluster`);
-      const { dir, commit } = await checkoutRevision(client, repo as GitRepository, f.revision, work);
-      overrides.set(`GitRepository/${s.namespace}/${s.name}`, dir);
-      shown.push(`GitRepository/${s.namespace}/${s.name}@${f.revision} (${commit.slice(0, 12)})`);
+      try {
+        const { dir, commit } = await checkoutRevision(client, repo as GitRepository, f.revision, work);
+        overrides.set(`GitRepository/${s.namespace}/${s.name}`, dir);
+        shown.push(`GitRepository/${s.namespace}/${s.name}@${f.revision} (${commit.slice(0, 12)})`);
+      } catch (err) {
+        // Named: its failure is the plan's. Every repository: one without that ref is left out, and said.
+        if (atRevision.length) throw err;
+        notes.push(`GitRepository ${s.namespace}/${s.name} left as it is: ${(err as Error).message}`);
+      }
     }
   }
+  if (!overrides.size && notes.length) throw new UsageError(`--revision ${f.revision}: ${notes.join("; ")}`);
   if (!overrides.size)
     throw new UsageError("nothing to plan: pass --source Kind/ns/name=<dir> (repeatable) or --revision <git ref>");
-  return { overrides, shown };
+  return { overrides, shown, notes };
 }
 
 async function run(f: Flags): Promise<number> {
@@ -111,9 +119,14 @@ async function run(f: Flags): Promise<number> {
         if (!f.source.length && !f.revision) return 0;
       }
     }
-    const { overrides, shown } = await overridesOf(f, state, work, client);
+    const { overrides, shown, notes } = await overridesOf(f, state, work, client);
     const apps = await planFleet({ state, backend, overrides, bySecret: clustersBySecret(state.clusters), work });
-    const plan: FleetPlan = { mode: backend.mode, sources: shown, apps, caveats: f.offline ? OFFLINE_CAVEATS : [] };
+    const plan: FleetPlan = {
+      mode: backend.mode,
+      sources: shown,
+      apps,
+      caveats: [...(f.offline ? OFFLINE_CAVEATS : []), ...notes],
+    };
     process.stdout.write(
       f.output === "json"
         ? `${JSON.stringify(plan, null, 2)}\n`

@@ -34,8 +34,8 @@ let again = false;
 async function load(focus = false) {
   if (loading) return void (again = true);
   loading = true;
-  const r = route();
   try {
+    const r = route();
     const res = await fetch(r.api, { headers: { Accept: "application/json" } });
     const body = await res.json();
     if (!res.ok) throw new Error(body.error ?? res.statusText);

@@ -158,7 +158,7 @@ function actionsBar(a) {
   const waiting = a.fleet?.rollout?.stages?.find((s) => s.phase === "WaitingForApproval");
   return html`<div class="actions" role="group" aria-label="Actions">
     ${button("reconcile", "Reconcile")} ${a.suspended ? button("resume", "Resume") : button("suspend", "Suspend")}
-    ${waiting ? button("approve", `Approve stage ${waiting.name}`, { stage: waiting.name }) : ""}
+    ${waiting ? button("approve", `Approve stage ${waiting.name}`, { stage: waiting.name, revision: waiting.revision }) : ""}
   </div>`;
 }
 

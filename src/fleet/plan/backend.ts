@@ -27,6 +27,9 @@ export interface PlanBackend {
   namespaced(hr: HelmRelease, o: KubeObject): Promise<boolean>;
   diffKustomization(ks: Kustomization, objects: KubeObject[], redactor: Redactor): Promise<AppOutcome>;
   diffHelmRelease(hr: HelmRelease, objects: KubeObject[], redactor: Redactor): Promise<AppOutcome>;
-  /** Checks out a GitRepository whose spec a render changes; undefined when the backend cannot. */
-  checkoutChanged?(repo: KubeObject): Promise<string>;
+  /**
+   * Checks out a GitRepository whose spec a render changes (`live`: as it is now, if it exists); a note says
+   * when its credentials were not used. Undefined when the backend cannot.
+   */
+  checkoutChanged?(repo: KubeObject, live: KubeObject | undefined): Promise<{ dir: string; note?: string }>;
 }

@@ -66,9 +66,24 @@ export async function planFleetParent<P extends FleetParent>(
     plan.notes.push(...notes);
     return { key: objectKey(w.child), plan };
   });
-  for (const p of planned)
-    if (p.status === "fulfilled") out.push(p.value);
-    else throw p.reason;
+  for (const [i, p] of planned.entries()) {
+    if (p.status === "fulfilled") {
+      out.push(p.value);
+      continue;
+    }
+    // That cluster's error, not the whole plan's.
+    const cluster = wanted[i]!.cluster;
+    const name = `${parent.metadata.name}-${cluster}`;
+    const failed = emptyAppPlan(
+      `${ns}/${cluster}`,
+      kind.child.kind as "Kustomization",
+      ns,
+      name,
+      `${parentVia} (${via})`,
+    );
+    failed.errors.push({ message: (p.reason as Error)?.message ?? String(p.reason) });
+    out.push({ key: `${kind.child.kind}/${ns}/${name}`, plan: failed });
+  }
   for (const child of removed) {
     const p = emptyAppPlan(
       clusterKeyOf(child as unknown as App, ctx.bySecret),

@@ -7,8 +7,13 @@ import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** Every scalar of a values document as text: a number or boolean a chart prints is a value too. */
 const leaves = (v: unknown): string[] =>
-  typeof v === "string" ? [v] : isMap(v) || Array.isArray(v) ? Object.values(v).flatMap(leaves) : [];
+  typeof v === "string" || typeof v === "number" || typeof v === "boolean"
+    ? [String(v)]
+    : isMap(v) || Array.isArray(v)
+      ? Object.values(v).flatMap(leaves)
+      : [];
 
 export async function secretValues(cluster: Cluster, hr: HelmRelease): Promise<{ values: string[] }> {
   const values: string[] = [];

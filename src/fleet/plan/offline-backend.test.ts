@@ -66,4 +66,24 @@ describe("an offline plan's comparison with a snapshot", () => {
     };
     expect(JSON.stringify(scrubbed(live))).not.toContain("s3cr3t");
   });
+
+  it("a field dropped from the manifests is a change when the snapshot knows what was applied", () => {
+    const cm = (data: Record<string, string>) =>
+      ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "apps" }, data }) as KubeObject;
+    const live = cm({ a: "1", b: "2" });
+    live.metadata.managedFields = [
+      {
+        manager: "kustomize-controller",
+        operation: "Apply",
+        apiVersion: "v1",
+        fieldsType: "FieldsV1",
+        fieldsV1: { "f:data": { "f:a": {}, "f:b": {} } },
+      },
+    ];
+    const [e] = compareWithSnapshot([cm({ a: "1" })], [scrubbed(live)], "kustomize-controller");
+    expect(e).toMatchObject({ action: "update", reason: expect.stringMatching(/no longer in the manifests/) });
+    expect(compareWithSnapshot([cm({ a: "1", b: "2" })], [scrubbed(live)], "kustomize-controller")[0]!.action).toBe(
+      "unchanged",
+    );
+  });
 });

@@ -7,7 +7,7 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { chartRefOf } from "../../controllers/helmrelease/chart-source.js";
 import { composeValuesFrom } from "../../controllers/helmrelease/values/compose.js";
-import { fieldDiff, isSubset, type PlanEntry } from "../../ssa/index.js";
+import { fieldDiff, isProvablyUnchanged, isSubset, type PlanEntry } from "../../ssa/index.js";
 import type { AppOutcome, PlanBackend } from "./backend.js";
 import { keyOf } from "./management-state.js";
 import { subjectOf } from "./online-backend.js";
@@ -81,16 +81,38 @@ function entry(o: KubeObject, action: PlanEntry["action"], more: Partial<PlanEnt
   };
 }
 
-export function compareWithSnapshot(desired: KubeObject[], applied: KubeObject[]): PlanEntry[] {
+/**
+ * Each desired object against the snapshot's: created when absent, unchanged when every value it sets is there
+ * and — when the snapshot knows the fields `manager` applied — none of those was dropped from the manifests
+ * (an apply removes it), otherwise the changed fields.
+ */
+export function compareWithSnapshot(desired: KubeObject[], applied: KubeObject[], manager?: string): PlanEntry[] {
   const live = new Map(applied.map((o) => [idOf(o), o]));
   return desired.map((d) => {
-    const { status: _s, ...view } = withoutNulls(scrubbed(comparable(d))) as KubeObject & { status?: unknown };
+    const {
+      status: _s,
+      metadata,
+      ...body
+    } = withoutNulls(scrubbed(comparable(d))) as KubeObject & {
+      status?: unknown;
+    };
+    const { managedFields: _m, ...meta } = metadata;
+    const view = { ...body, metadata: meta } as KubeObject;
     const have = live.get(idOf(d));
     if (!have) return entry(d, "create");
-    if (isSubset(view, have)) return entry(d, "unchanged");
     const secret = d.apiVersion === "v1" && d.kind === "Secret";
-    const diff = fieldDiff(within(have, view), view, (path) => secret && path[0] === "data");
-    return entry(d, "update", { diff });
+    if (!isSubset(view, have)) {
+      const diff = fieldDiff(within(have, view), view, (path) => secret && path[0] === "data");
+      return entry(d, "update", { diff });
+    }
+    const owned = (have.metadata.managedFields ?? []).filter((m) => m.manager === manager);
+    const known = manager && owned.length === 1 && owned[0]!.apiVersion === view.apiVersion;
+    if (known && !isProvablyUnchanged(view, have, manager))
+      return entry(d, "update", {
+        diff: [],
+        reason: "a field applied before is no longer in the manifests: the apply removes it",
+      });
+    return entry(d, "unchanged");
   });
 }
 
@@ -153,6 +175,7 @@ export function offlineBackend(snapshot: Snapshot, work: string): PlanBackend {
       const entries = compareWithSnapshot(
         objects,
         appliedOf("Kustomization", ks.metadata.namespace!, ks.metadata.name),
+        "kustomize-controller",
       );
       const keep = new Set(objects.map((o) => subject(o)));
       const deleted = ks.spec.prune

@@ -103,13 +103,41 @@ export function onlineBackend(
       ),
     diffKustomization: async (ks, objects, redactor) => diffKustomizationOn(await target(ks), ks, objects, redactor),
     diffHelmRelease: async (hr, objects, redactor) => diffHelmReleaseOn(await target(hr), hr, objects, redactor),
-    async checkoutChanged(repo) {
+    async checkoutChanged(repo, live) {
       const gr = repo as GitRepository;
-      // The ref its new spec names (a rendered GitRepository), checked out with its own credentials.
-      const ref = gr.spec.ref ?? {};
-      const revision =
-        ref.commit ?? ref.name ?? (ref.tag ? `refs/tags/${ref.tag}` : `refs/heads/${ref.branch ?? "master"}`);
-      return (await checkoutRevision(management.client, gr, revision, join(o.work, `changed-${++checkouts}`))).dir;
+      const was = live as GitRepository | undefined;
+      // The change is not reviewed yet: its credentials go only where they went before (same origin, same
+      // Secret). A new URL or Secret is checked out anonymously — never a token sent to a host a PR names.
+      const origin = (u: string | undefined) => {
+        try {
+          return u ? new URL(u).origin : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+      const trusted =
+        !!was &&
+        origin(was.spec.url) === origin(gr.spec.url) &&
+        was.spec.secretRef?.name === gr.spec.secretRef?.name &&
+        (was.spec as { proxySecretRef?: { name: string } }).proxySecretRef?.name ===
+          (gr.spec as { proxySecretRef?: { name: string } }).proxySecretRef?.name;
+      const anonymous = {
+        ...gr,
+        spec: { ...gr.spec, secretRef: undefined, proxySecretRef: undefined },
+      } as GitRepository;
+      const credentials = gr.spec.secretRef || (gr.spec as { proxySecretRef?: unknown }).proxySecretRef;
+      const { dir } = await checkoutRevision(
+        management.client,
+        trusted ? gr : anonymous,
+        undefined,
+        join(o.work, `changed-${++checkouts}`),
+      );
+      return credentials && !trusted
+        ? {
+            dir,
+            note: `GitRepository ${gr.metadata.namespace}/${gr.metadata.name}: its new URL or Secret was checked out without credentials (not reviewed yet)`,
+          }
+        : { dir };
     },
   };
 }

@@ -4,7 +4,7 @@
 // its cluster, read as its controller's identity. Never a Secret value: Secret data is kept as digests,
 // a Secret read by substitutions or values by name only, and kubectl's last-applied annotation dropped.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -38,13 +38,16 @@ export const secretDigest = (value: string) => `sha256:${createHash("sha256").up
 /** What a snapshot keeps of a live object: its content, not its bookkeeping, and no Secret value. */
 export function scrubbed(o: KubeObject): KubeObject {
   const {
-    managedFields: _m,
+    managedFields,
     resourceVersion: _r,
     uid: _u,
     creationTimestamp: _c,
     generation: _g,
-    ...metadata
+    ...kept
   } = o.metadata as KubeObject["metadata"] & Record<string, unknown>;
+  // The server-side-apply owners' field sets stay: offline, they tell a field dropped from the manifests.
+  const applied = (managedFields ?? []).filter((m) => m.operation === "Apply" && !m.subresource);
+  const metadata = { ...kept, ...(applied.length ? { managedFields: applied } : {}) };
   const annotations = { ...(metadata.annotations ?? {}) };
   delete annotations["kubectl.kubernetes.io/last-applied-configuration"];
   const { status: _s, ...rest } = o as KubeObject & { status?: unknown; data?: Record<string, string> };
@@ -114,6 +117,19 @@ export async function takeSnapshot(
   for (const app of apps) {
     const ns = app.metadata.namespace!;
     const key = keyOf(app.kind, ns, app.metadata.name);
+    // What such an app applied may hold a value read from a Secret anywhere (a ConfigMap, an env value):
+    // it is not written down, and offline it could not be rendered anyway.
+    const fromSecret = [
+      ...((app as Kustomization).spec.postBuild?.substituteFrom ?? []),
+      ...((app as HelmRelease).spec.valuesFrom ?? []),
+    ].find((r) => r.kind === "Secret");
+    if (fromSecret) {
+      snapshot.applied[key] = {
+        objects: [],
+        error: `reads values from Secret ${ns}/${fromSecret.name}: not written to a snapshot; plan this app online`,
+      };
+      continue;
+    }
     try {
       const target = await targetCluster(management, app, defaultServiceAccount);
       if (app.kind === "Kustomization") {
@@ -134,6 +150,7 @@ export async function takeSnapshot(
       snapshot.applied[key] = { objects: snapshot.applied[key]?.objects ?? [], error: (err as Error).message };
     }
   }
+  rmSync(work, { recursive: true, force: true });
   return snapshot;
 }
 

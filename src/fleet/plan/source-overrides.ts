@@ -53,7 +53,7 @@ function refFor(revision: string, refs: Map<string, string>) {
 export async function checkoutRevision(
   client: KubeClient,
   repo: GitRepository,
-  revision: string,
+  revision: string | undefined,
   work: string,
 ): Promise<{ dir: string; commit: string }> {
   const id = keyOf("GitRepository", repo.metadata.namespace, repo.metadata.name);
@@ -62,7 +62,8 @@ export async function checkoutRevision(
   try {
     const remote = await openRemote(client, repo, home);
     const refs = parseLsRemote(await sandboxedGit(["ls-remote", remote.url], remote.git));
-    const resolved = resolveRef(refFor(revision, refs), refs);
+    // Without a revision, the repository's own ref (branch, tag, semver range, name or commit), as Flux resolves it.
+    const resolved = resolveRef(revision === undefined ? repo.spec.ref : refFor(revision, refs), refs);
     const dir = join(work, id.replace(/[^A-Za-z0-9.-]/g, "_"));
     mkdirSync(dir, { recursive: true });
     const { commit } = await checkoutRemote(remote, resolved, dir, {
@@ -70,6 +71,8 @@ export async function checkoutRevision(
     });
     return { dir, commit };
   } catch (err) {
-    throw new PlanInputError(`--revision ${revision} of ${id}: ${(err as Error).message}`);
+    throw new PlanInputError(
+      `${revision === undefined ? "checking out" : `--revision ${revision} of`} ${id}: ${(err as Error).message}`,
+    );
   }
 }

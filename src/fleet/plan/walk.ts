@@ -8,7 +8,8 @@ import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js"
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
-import { isSubset, parseInventoryId } from "../../ssa/index.js";
+import { isProvablyUnchanged, parseInventoryId } from "../../ssa/index.js";
+import { deepEqual } from "../../ssa/drift.js";
 import { fleetHelmReleaseKind } from "../fleethelmrelease/kind.js";
 import { fleetKustomizationKind } from "../fleetkustomization/kind.js";
 import { type PlanContext, planHelmRelease, planKustomization } from "./app-plans.js";
@@ -16,7 +17,7 @@ import { planFleetParent } from "./fleet-parent-plan.js";
 import { keyOf, objectKey } from "./management-state.js";
 import { isFleetChild, type Planned, sourceKeyOf } from "./readers.js";
 import { mapSettled } from "../../util/map-settled.js";
-import type { AppPlan } from "./types.js";
+import { type AppPlan, emptyAppPlan } from "./types.js";
 
 const FOLLOWED = new Set(["Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease", "GitRepository"]);
 /** A render that keeps rewriting one object (a loop through sources) stops here. */
@@ -28,6 +29,19 @@ const PLAN_CONCURRENCY = 8;
 type Spec = { spec?: Record<string, unknown> };
 type Item = { obj: Planned; via: string };
 type Outcome = { key: string; plan: AppPlan; follow?: { rendered: KubeObject[]; previous: string[] } };
+
+function failedOutcome({ obj, via }: Item, err: unknown): Outcome {
+  const kind = obj.kind === "HelmRelease" || obj.kind === "FleetHelmRelease" ? "HelmRelease" : "Kustomization";
+  const plan = emptyAppPlan(
+    "management",
+    kind,
+    obj.metadata.namespace ?? "",
+    obj.metadata.name,
+    `${obj.kind} (${via})`,
+  );
+  plan.errors.push({ message: (err as Error)?.message ?? String(err) });
+  return { key: objectKey(obj), plan };
+}
 
 export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
   const { state } = ctx;
@@ -64,13 +78,22 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
         newest.get(key) ??
         live().find((o) => objectKey(o) === key) ??
         state.gitRepositories.find((o) => objectKey(o) === key);
-      if (current && isSubset((obj as Spec).spec ?? {}, (current as Spec).spec ?? {})) continue;
+      // Unchanged only when provably so: what the render sets is there and nothing the controller applied
+      // before was dropped (a removed patch or postBuild is a change); against an earlier render, equal specs.
+      if (
+        current &&
+        (newest.has(key)
+          ? deepEqual((obj as Spec).spec, (current as Spec).spec)
+          : isProvablyUnchanged(obj, current, "kustomize-controller"))
+      )
+        continue;
       const next = {
         ...current,
         ...obj,
         metadata: { ...current?.metadata, ...obj.metadata },
         ...(current && "status" in current ? { status: current.status } : {}),
       } as KubeObject;
+      const liveBefore = newest.has(key) ? undefined : current;
       newest.set(key, next);
       if (obj.kind === "GitRepository") {
         if (!ctx.backend.checkoutChanged) {
@@ -80,7 +103,9 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
           continue;
         }
         try {
-          ctx.overrides.set(key, await ctx.backend.checkoutChanged(next));
+          const out = await ctx.backend.checkoutChanged(next, liveBefore);
+          ctx.overrides.set(key, out.dir);
+          if (out.note) parent.notes.push(out.note);
         } catch (err) {
           parent.errors.push({ subject: key, message: `checking out its new spec: ${(err as Error).message}` });
           continue;
@@ -136,12 +161,20 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
       visits.set(key, n);
       round.set(key, item); // the newest spec of an app queued twice
     }
-    const settled = await mapSettled([...round.values()], PLAN_CONCURRENCY, planOne);
-    for (const s of settled) {
-      if (s.status === "rejected") throw s.reason;
-      for (const p of s.value) {
+    const items = [...round.values()];
+    const settled = await mapSettled(items, PLAN_CONCURRENCY, planOne);
+    for (const [i, s] of settled.entries()) {
+      // An object the plan could not even start on (a rendered app without the fields it needs) is that
+      // app's error: the rest of the plan goes on.
+      const outcomes = s.status === "fulfilled" ? s.value : [failedOutcome(items[i]!, s.reason)];
+      for (const p of outcomes) {
         record(p.key, p.plan);
-        if (p.follow) await follow(p.plan, p.follow.rendered, p.follow.previous);
+        if (!p.follow) continue;
+        try {
+          await follow(p.plan, p.follow.rendered, p.follow.previous);
+        } catch (err) {
+          p.plan.errors.push({ message: `following what it renders: ${(err as Error).message}` });
+        }
       }
     }
   }

@@ -27,36 +27,41 @@ export class FleetCache {
   /** Starts a watch per served kind and waits until each has listed once. */
   static async start(cluster: Cluster, namespace?: string, log?: (line: string) => void): Promise<FleetCache> {
     const cache = new FleetCache(cluster);
-    for (const kind of WATCHED) {
-      const entry: ServedKind = SERVED_KINDS[kind];
-      const gvk = { group: entry.group, version: storageVersion(entry), kind };
-      const served = await cluster.discovery.mapping(gvk).then(
-        () => true,
-        () => false,
-      );
-      if (!served) continue;
-      // A kind this identity may not list is left out (and said), rather than a watch that never syncs.
-      const listable = await cluster.client.get(pathOf(entry, namespace), { limit: 1 }).then(
-        () => true,
-        (err: unknown) => {
-          if (!(err instanceof ForbiddenError)) throw err;
-          log?.(`dashboard: not showing ${kind}: ${err.message}`);
-          return false;
-        },
-      );
-      if (!listable) continue;
-      const informer = new Informer(cluster, { gvk, ...(namespace ? { namespace } : {}) });
-      const changed = (o: KubeObject) =>
-        cache.emit({
-          kind,
-          name: o.metadata.name,
-          ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
-        });
-      informer.addHandlers({ add: changed, update: (_old, o) => changed(o), delete: changed });
-      informer.start();
-      cache.informers.set(kind, informer);
+    try {
+      for (const kind of WATCHED) {
+        const entry: ServedKind = SERVED_KINDS[kind];
+        const gvk = { group: entry.group, version: storageVersion(entry), kind };
+        const served = await cluster.discovery.mapping(gvk).then(
+          () => true,
+          () => false,
+        );
+        if (!served) continue;
+        // A kind this identity may not list is left out (and said), rather than a watch that never syncs.
+        const listable = await cluster.client.get(pathOf(entry, namespace), { limit: 1 }).then(
+          () => true,
+          (err: unknown) => {
+            if (!(err instanceof ForbiddenError)) throw err;
+            log?.(`not showing ${kind}s: ${err.message}`);
+            return false;
+          },
+        );
+        if (!listable) continue;
+        const informer = new Informer(cluster, { gvk, ...(namespace ? { namespace } : {}) });
+        const changed = (o: KubeObject) =>
+          cache.emit({
+            kind,
+            name: o.metadata.name,
+            ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+          });
+        informer.addHandlers({ add: changed, update: (_old, o) => changed(o), delete: changed });
+        informer.start();
+        cache.informers.set(kind, informer);
+      }
+      await Promise.all([...cache.informers.values()].map((i) => i.waitForSync(60_000)));
+    } catch (err) {
+      await cache.stop(); // no watch left running behind a failed start
+      throw err;
     }
-    await Promise.all([...cache.informers.values()].map((i) => i.waitForSync(60_000)));
     return cache;
   }
 
@@ -77,7 +82,10 @@ export class FleetCache {
 
   onChange(fn: (c: Change) => void): () => void {
     this.listeners.push(fn);
-    return () => this.listeners.splice(this.listeners.indexOf(fn), 1);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
   }
 
   private emit(c: Change): void {

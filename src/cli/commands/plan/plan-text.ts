@@ -110,7 +110,10 @@ export function planMarkdown(plan: FleetPlan): string {
     for (const a of apps.filter(shown)) {
       out += `\n#### ${a.kind} \`${a.namespace}/${a.name}\`\n\n_${a.via}_\n`;
       for (const n of a.notes) out += `\n> ${n}\n`;
-      out += `\n\`\`\`diff\n${objectLines(a, true).join("\n")}\n\`\`\`\n`;
+      // A fence longer than any run of backticks in the content: a value cannot close it (and forge the comment).
+      const body = objectLines(a, true).join("\n");
+      const fence = "`".repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+      out += `\n${fence}diff\n${body}\n${fence}\n`;
     }
     const rest = apps.filter((a) => !shown(a)).length;
     if (rest) out += `\n_${apps.length > rest ? "And " : ""}${quiet(rest)}._\n`;
