@@ -2,7 +2,8 @@
 // Kustomization's build of spec.path with the owner labels kustomize-controller sets; the HelmRelease's
 // `helm template` with its release name and namespace, post-renderers, and the ownership metadata helm
 // adds on install. Shared by `flotilla build|diff` and `flotilla plan`.
-import { writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
@@ -41,10 +42,16 @@ export async function renderHelmRelease(
   work: string,
   namespaced: Namespaced,
 ): Promise<KubeObject[]> {
-  const valuesFile = join(work, `values-${hr.metadata.namespace}-${hr.metadata.name}.yaml`);
+  // One file per render: names alone could collide (`a-b/c` and `a/b-c`), handing one app another's values.
+  const valuesFile = join(work, `values-${randomUUID()}.yaml`);
   writeFileSync(valuesFile, JSON.stringify(values));
   const ns = targetNamespace(hr);
-  const rendered = await runHelm(["template", releaseName(hr), chart, "--namespace", ns, "--values", valuesFile]);
+  let rendered;
+  try {
+    rendered = await runHelm(["template", releaseName(hr), chart, "--namespace", ns, "--values", valuesFile]);
+  } finally {
+    rmSync(valuesFile, { force: true }); // values may hold what came from a Secret
+  }
   const objects = parseAllDocuments(postRender(rendered.stdout, hr))
     .map((d) => d.toJS() as KubeObject | null)
     .filter((x): x is KubeObject => !!x && typeof x === "object");
