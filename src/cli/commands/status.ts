@@ -5,12 +5,11 @@
 import { Command, Option } from "commander";
 import { stringify } from "yaml";
 import type { FleetCluster } from "../../api/fleet/cluster.js";
-import { SERVED_KINDS, type ServedKind } from "../../api/kinds.js";
-import { pathOf } from "../../api/paths.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { NotFoundError } from "../../kube/errors.js";
 import { type App, type AppRow, type ClusterGroup, fleetView } from "../../fleet/status/fleet-view.js";
 import { FleetCache } from "../../fleet/status/fleet-cache.js";
+import { listServed } from "../../fleet/status/list-served.js";
 import { type ClusterFlags, clusterOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { fluxTable, truncateHex } from "../flux-table.js";
@@ -25,22 +24,11 @@ interface Flags {
   output?: string;
 }
 
-/** Every object of a kind in every namespace; none when the kind is not served (no fleet CRDs installed). */
-async function listAll<T>(cluster: Cluster, kind: ServedKind, as: string, ns?: string): Promise<T[]> {
-  try {
-    const { items } = await cluster.client.listAll<T>(pathOf(kind, ns));
-    return items.map((o) => ({ ...o, kind: as }));
-  } catch (err) {
-    if (err instanceof NotFoundError) return [];
-    throw err;
-  }
-}
-
 async function readView(cluster: Cluster, keep: (a: AppRow) => boolean, ns?: string): Promise<ClusterGroup[]> {
   const [clusters, ks, hr] = await Promise.all([
-    listAll<FleetCluster>(cluster, SERVED_KINDS.Cluster, "Cluster", ns),
-    listAll<App>(cluster, SERVED_KINDS.Kustomization, "Kustomization", ns),
-    listAll<App>(cluster, SERVED_KINDS.HelmRelease, "HelmRelease", ns),
+    listServed<FleetCluster>(cluster, SERVED_KINDS.Cluster, ns),
+    listServed<App>(cluster, SERVED_KINDS.Kustomization, ns),
+    listServed<App>(cluster, SERVED_KINDS.HelmRelease, ns),
   ]);
   return fleetView(clusters, [...ks, ...hr], keep);
 }
