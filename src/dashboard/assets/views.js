@@ -15,20 +15,19 @@ function keep(a, clusterKey = "") {
   return (!q || text.includes(q)) && (!st || stateOf(a) === st);
 }
 
+/** A table's header row: one column header per name. */
+const head = (cols) =>
+  html`<thead>
+    <tr>
+      ${cols.map((c) => html`<th scope="col">${c}</th>`)}
+    </tr>
+  </thead>`;
+
 function appTable(apps, clusterKey) {
   const rows = apps.filter((a) => keep(a, clusterKey));
   if (!rows.length) return html`<p class="empty">No app matches.</p>`;
   return html`<table>
-    <thead>
-      <tr>
-        <th scope="col">Kind</th>
-        <th scope="col">Namespace</th>
-        <th scope="col">Name</th>
-        <th scope="col">Revision</th>
-        <th scope="col">Status</th>
-        <th scope="col">Message</th>
-      </tr>
-    </thead>
+    ${head(["Kind", "Namespace", "Name", "Revision", "Status", "Message"])}
     <tbody>
       ${rows.map(
         (a) =>
@@ -74,16 +73,7 @@ export function fleetView(v) {
       v.fleetObjects.length
         ? html`<h2>Fleet objects</h2>
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Namespace</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Clusters</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
+              ${head(["Kind", "Namespace", "Name", "Clusters", "Status", "Message"])}
               <tbody>
                 ${v.fleetObjects.map(
                   (f) =>
@@ -105,15 +95,7 @@ export function fleetView(v) {
 function eventsTable(events) {
   if (!events.length) return html`<p class="empty">No recent events.</p>`;
   return html`<table>
-    <thead>
-      <tr>
-        <th scope="col">Last seen</th>
-        <th scope="col">Type</th>
-        <th scope="col">Object</th>
-        <th scope="col">Reason</th>
-        <th scope="col">Message</th>
-      </tr>
-    </thead>
+    ${head(["Last seen", "Type", "Object", "Reason", "Message"])}
     <tbody>
       ${events.map(
         (e) =>
@@ -184,11 +166,7 @@ export function appView(a) {
   const table = (rows, cols) =>
     rows.length
       ? html`<table>
-          <thead>
-            <tr>
-              ${cols.map((c) => html`<th scope="col">${c}</th>`)}
-            </tr>
-          </thead>
+          ${head(cols)}
           <tbody>
             ${rows.map(
               (r) =>
