@@ -50,7 +50,7 @@ export interface FetchedSource {
 export type SourceLookup = (kind: string, name: string, namespace: string) => KubeObject | undefined;
 
 export class SourceFetcher {
-  private lookup?: SourceLookup;
+  private readonly lookups: SourceLookup[] = [];
   /** Unpacks under way, by target directory, shared by the reconciles that need the same artifact. */
   private readonly unpacking = new Map<string, Promise<void>>();
 
@@ -60,9 +60,12 @@ export class SourceFetcher {
     private readonly cacheDir?: string,
   ) {}
 
-  /** Read sources from a cache (the consumer controller's source informers) instead of the API. */
+  /**
+   * Read sources from a cache (a consumer controller's source informers) instead of the API. One
+   * fetcher serves every controller of the process, each adding the caches it has: all are tried.
+   */
   useCache(lookup: SourceLookup): void {
-    this.lookup = lookup;
+    this.lookups.push(lookup);
   }
 
   /** The source object; SourceNotFoundError when it does not exist. */
@@ -70,8 +73,10 @@ export class SourceFetcher {
     const ns = ref.namespace ?? defaultNamespace;
     const kind = SOURCE_KINDS[ref.kind];
     if (!kind) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
-    const cached = this.lookup?.(ref.kind, ref.name, ns);
-    if (cached) return cached as T;
+    for (const lookup of this.lookups) {
+      const cached = lookup(ref.kind, ref.name, ns);
+      if (cached) return cached as T;
+    }
     // Not in the cache (not watched, not synced, or really missing): ask the API.
     try {
       return await this.client.get<T>(pathOf(kind, ns, ref.name));
