@@ -15,6 +15,7 @@ import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { ReconciledObjects } from "../kit/objects.js";
 import { type Outcome, progressing } from "../kit/outcome.js";
+import { DeferredWrite, PROGRESS_WRITE_DELAY_MS } from "../kit/deferred-write.js";
 import { unsupportedField } from "../kit/unsupported.js";
 import type { ControllerFlags } from "../kit/setup.js";
 import { checkDependsOn, compileReadyExprs } from "../kustomization/dependencies.js";
@@ -72,8 +73,9 @@ export class HelmReleaseReconciler implements Reconciler {
     let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
     let status: Record<string, unknown> = {};
     let outcome: Outcome;
+    const progress = new DeferredWrite(PROGRESS_WRITE_DELAY_MS);
     try {
-      const result = await this.attempt(hr, path, status, (c) => (conditions = c));
+      const result = await this.attempt(hr, path, status, (c) => (conditions = c), progress, ctx);
       conditions = result.conditions;
       status = { ...status, ...result.status };
       outcome = { reason: result.reason, message: result.message };
@@ -85,6 +87,7 @@ export class HelmReleaseReconciler implements Reconciler {
         conditions = partial.conditions;
       }
     }
+    await progress.settle();
     return this.finisher.finish(obj, path, ctx, {
       outcome,
       conditions,
@@ -105,6 +108,8 @@ export class HelmReleaseReconciler implements Reconciler {
     path: string,
     status: Record<string, unknown>,
     onConditions: (c: Condition[]) => void,
+    progress: DeferredWrite,
+    ctx: ReconcileContext,
   ) {
     const refused = unsupportedField(hr, HELM_RELEASE_UNSUPPORTED);
     if (refused) throw refused;
@@ -147,7 +152,11 @@ export class HelmReleaseReconciler implements Reconciler {
         progressing: async (message, conditions) => {
           const c = progressing(conditions, hr.metadata.generation, message);
           onConditions(c);
-          await this.objects.patchStatus(hr, path, { conditions: c });
+          // Written only if the action is still running after a moment (kit/deferred-write.ts).
+          progress.schedule(
+            () => this.objects.patchStatus(hr, path, { conditions: c }),
+            (err) => ctx.log.debug("in-progress status not written", { error: (err as Error).message }),
+          );
         },
       },
       this.events,

@@ -39,7 +39,7 @@ export interface RunInput {
   values: ComposedValues;
   /** The --default-service-account, for the Forbidden hint. */
   defaultServiceAccount?: string;
-  /** Reconciling=True while a helm action runs (one status write per acting reconcile). */
+  /** Reconciling=True while a helm action runs (written only if it is still running after a moment). */
   progressing: (message: string, conditions: Condition[]) => Promise<void>;
 }
 

@@ -4,6 +4,8 @@
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { Inventory } from "../../api/meta/inventory.js";
+import type { ReconcileContext } from "../../runtime/controller.js";
+import type { DeferredWrite } from "../kit/deferred-write.js";
 import { isFailure, type Outcome, progressing } from "../kit/outcome.js";
 import { goDuration, upsertHistory } from "./history.js";
 import { reconcileTimeoutMs } from "./timing.js";
@@ -23,6 +25,26 @@ export function progressingConditions(ks: Kustomization, attempt: Attempt): Cond
   const timeout = goDuration(reconcileTimeoutMs(ks.spec));
   const message = `Detecting drift for revision ${attempt.revision} with a timeout of ${timeout}`;
   return progressing(attempt.conditions, ks.metadata.generation, message);
+}
+
+/**
+ * New work (revision or generation): Reconciling=True, as Flux shows "Reconciliation in progress" —
+ * written only if the attempt is still running after the deferred write's delay (kit/deferred-write.ts),
+ * so a quick reconcile writes its status once.
+ */
+export function markProgressing(
+  ks: Kustomization,
+  attempt: Attempt,
+  progress: DeferredWrite,
+  patchStatus: (status: Record<string, unknown>) => Promise<void>,
+  ctx: ReconcileContext,
+): void {
+  attempt.conditions = progressingConditions(ks, attempt);
+  const status = { lastAttemptedRevision: attempt.revision, conditions: attempt.conditions };
+  progress.schedule(
+    () => patchStatus(status),
+    (err) => ctx.log.debug("in-progress status not written", { error: (err as Error).message }),
+  );
 }
 
 /**

@@ -35,7 +35,8 @@ import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.js";
 import { KUSTOMIZATION_UNSUPPORTED } from "./unsupported-fields.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
-import { type Attempt, attemptStatus, phaseDurations, progressingConditions } from "./attempt.js";
+import { DeferredWrite, PROGRESS_WRITE_DELAY_MS } from "../kit/deferred-write.js";
+import { type Attempt, attemptStatus, markProgressing, phaseDurations } from "./attempt.js";
 import { targetCluster, targetHints } from "./target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
@@ -99,8 +100,9 @@ export class KustomizationReconciler implements Reconciler {
     const attempt: Attempt = { conditions: [...(ks.status?.conditions ?? [])], phases: { started: started } };
     let outcome: Outcome;
     const secrets = new Redactor();
+    const progress = new DeferredWrite(PROGRESS_WRITE_DELAY_MS);
     try {
-      await this.attempt(ks, path, attempt, ctx, secrets);
+      await this.attempt(ks, path, attempt, ctx, secrets, progress);
       attempt.phases.done = Date.now();
       ctx.log.debug("reconcile phases", phaseDurations(attempt.phases));
       outcome = { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}` };
@@ -110,6 +112,7 @@ export class KustomizationReconciler implements Reconciler {
       if (outcome instanceof HealthCheckFailure)
         attempt.conditions = outcome.conditions.map((c) => ({ ...c, message: secrets.redact(c.message) }));
     }
+    await progress.settle();
     return this.finisher.finish(ks, path, ctx, {
       outcome,
       conditions: attempt.conditions,
@@ -125,6 +128,7 @@ export class KustomizationReconciler implements Reconciler {
     attempt: Attempt,
     ctx: ReconcileContext,
     secrets: Redactor,
+    progress: DeferredWrite,
   ): Promise<void> {
     const spec = ks.spec;
     refuseUnsupported(spec, KUSTOMIZATION_UNSUPPORTED);
@@ -141,7 +145,7 @@ export class KustomizationReconciler implements Reconciler {
     const fetched = await fetchSource(this.sources, ks, { ...refs, limits: this.options.artifactLimits });
     attempt.revision = fetched.artifact.revision;
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)
-      await this.markProgressing(ks, path, attempt);
+      markProgressing(ks, attempt, progress, (status) => this.objects.patchStatus(ks, path, status), ctx);
     attempt.phases.fetched = Date.now();
     const target = await targetCluster(this.cluster, ks, this.options.defaultServiceAccount);
     const objects = await this.build(ks, fetched.dir, secrets);
@@ -201,14 +205,5 @@ export class KustomizationReconciler implements Reconciler {
         throw new ReconcileFailure("ArtifactFailed", err.message, { retryAfterMs: this.waitMs });
       throw new ReconcileFailure("BuildFailed", (err as Error).message);
     }
-  }
-
-  /** New work (revision or generation): say so before applying, as Flux shows "Reconciliation in progress". */
-  private async markProgressing(ks: Kustomization, path: string, attempt: Attempt): Promise<void> {
-    attempt.conditions = progressingConditions(ks, attempt);
-    await this.objects.patchStatus(ks, path, {
-      lastAttemptedRevision: attempt.revision,
-      conditions: attempt.conditions,
-    });
   }
 }
