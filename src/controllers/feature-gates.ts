@@ -3,8 +3,10 @@
 import { FlotillaError } from "../util/errors.js";
 
 /** Gate name → default. StrictPostBuildSubstitutions is on by default as in Flux 2.9: a `${var}`
- * with no value and no default fails the Kustomization instead of becoming an empty string. */
-const FEATURE_GATES = { StrictPostBuildSubstitutions: true } as const;
+ * with no value and no default fails the Kustomization instead of becoming an empty string.
+ * DriftWatch (flotilla's own, decision 0026): an object a Kustomization or HelmRelease applied,
+ * edited or deleted by someone else, queues its owner at once instead of waiting for the interval. */
+const FEATURE_GATES = { StrictPostBuildSubstitutions: true, DriftWatch: true } as const;
 export type FeatureGates = { -readonly [K in keyof typeof FEATURE_GATES]: boolean };
 
 export class FeatureGateError extends FlotillaError {

@@ -8,6 +8,7 @@ import type { DynamicCredential } from "./credentials.js";
 import { type ApiStatus, apiErrorFrom, ConnectionError, KubeError, TooManyRequestsError } from "./errors.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
 import type { RateLimit } from "./rate-limiter.js";
+import { recentWrites } from "./recent-writes.js";
 
 export type PatchType = "merge" | "json" | "strategic" | "apply";
 
@@ -31,6 +32,8 @@ export interface RequestOptions {
   contentType?: string;
   /** Milliseconds before the request is abandoned. */
   timeoutMs?: number;
+  /** Accept header (default application/json), e.g. metadata-only lists. */
+  accept?: string;
 }
 
 /** QPS/burst for connections created from now on (the controllers' --kube-api-qps/--kube-api-burst). */
@@ -44,6 +47,7 @@ export function closeAllConnections(): Promise<void> {
 }
 
 const MAX_THROTTLE_RETRIES = 5;
+const WRITES = new Set(["POST", "PUT", "PATCH"]);
 
 /**
  * Requests sent by this process, by method (`PATCH` and `PATCH dryRun` counted apart), for metrics and
@@ -82,8 +86,8 @@ export class KubeClient {
     return this.entry;
   }
 
-  private headers(dynamic?: DynamicCredential): Record<string, string | string[]> {
-    const headers: Record<string, string | string[]> = { accept: "application/json" };
+  private headers(dynamic?: DynamicCredential, accept = "application/json"): Record<string, string | string[]> {
+    const headers: Record<string, string | string[]> = { accept };
     const token = this.endpoint.token ?? dynamic?.token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.impersonate) {
@@ -101,7 +105,7 @@ export class KubeClient {
     options: RequestOptions & { signal?: AbortSignal; stream?: boolean },
   ): Promise<Dispatcher.ResponseData> {
     const dynamic = await entry.credential();
-    const headers = this.headers(dynamic);
+    const headers = this.headers(dynamic, options.accept);
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
@@ -166,7 +170,10 @@ export class KubeClient {
       }
       if (response.statusCode < 400) {
         const type = String(response.headers["content-type"] ?? "");
-        return (type.includes("json") && text ? JSON.parse(text) : text) as T;
+        const body = (type.includes("json") && text ? JSON.parse(text) : text) as T;
+        // Writes are remembered, so watches can tell our own changes from other people's.
+        if (WRITES.has(method) && !url.searchParams.has("dryRun")) recentWrites.record(body);
+        return body;
       }
       const error = this.errorFrom(method, url, response, text);
       // Throttled (429, or APF rejecting): wait as told, a bounded number of times.
@@ -193,13 +200,13 @@ export class KubeClient {
   }
 
   /** A streaming GET (watch): the caller consumes and closes the body. */
-  async stream(path: string, query: Query, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  async stream(path: string, query: Query, signal?: AbortSignal, accept?: string): Promise<Dispatcher.ResponseData> {
     const url = this.url(path, query);
     const entry = this.connection;
     entry.begin();
     let response: Dispatcher.ResponseData;
     try {
-      response = await this.send(entry, "GET", url, { signal, stream: true });
+      response = await this.send(entry, "GET", url, { signal, stream: true, accept });
       if (response.statusCode >= 400) throw this.errorFrom("GET", url, response, await response.body.text());
     } catch (err) {
       entry.end();
@@ -219,16 +226,17 @@ export class KubeClient {
     path: string,
     query: Query = {},
     pageSize = 500,
+    accept?: string,
   ): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let cont: string | undefined;
     let resourceVersion = "";
     do {
-      const page = await this.get<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>(path, {
-        ...query,
-        limit: pageSize,
-        continue: cont,
-      });
+      const page = await this.request<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>(
+        "GET",
+        path,
+        { query: { ...query, limit: pageSize, continue: cont }, accept },
+      );
       items.push(...page.items);
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;

@@ -20,6 +20,11 @@ export interface WatchTarget {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Objects as metadata only (PartialObjectMetadata: no spec, data or status — managedFields stay),
+   * for watchers that must not hold whole objects; a server that cannot answers with whole ones.
+   */
+  metadataOnly?: boolean;
 }
 
 export interface WatcherHandlers {
@@ -29,6 +34,11 @@ export interface WatcherHandlers {
   /** Connection problems, reported while the watcher keeps retrying. */
   onError?(err: unknown): void;
 }
+
+// The apiserver serves PartialObjectMetadata for watches and PartialObjectMetadataList for lists; the
+// trailing plain JSON is what a server without it (an old aggregated API) answers instead.
+const METADATA_WATCH = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+const METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
 
 const INITIAL_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
@@ -54,6 +64,7 @@ async function* watchOnce(
       fieldSelector: target.fieldSelector,
     },
     signal,
+    target.metadataOnly ? METADATA_WATCH : undefined,
   );
   let buffer = "";
   const apiVersion = target.gvk.group ? `${target.gvk.group}/${target.gvk.version}` : target.gvk.version;
@@ -106,6 +117,8 @@ export class Watcher {
     const { items, resourceVersion } = await this.cluster.client.listAll<KubeObject>(
       collectionPath(mapping, this.target.namespace),
       query,
+      500,
+      this.target.metadataOnly ? METADATA_LIST : undefined,
     );
     const apiVersion = mapping.group ? `${mapping.group}/${mapping.version}` : mapping.version;
     this.resourceVersion = resourceVersion;

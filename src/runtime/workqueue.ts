@@ -82,6 +82,11 @@ export class WorkQueue {
     this.failures.delete(key);
   }
 
+  /** A worker holds the key right now. */
+  isProcessing(key: string): boolean {
+    return this.processing.has(key);
+  }
+
   numRequeues(key: string): number {
     return this.failures.get(key) ?? 0;
   }

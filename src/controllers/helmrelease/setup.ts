@@ -1,7 +1,9 @@
-// The HelmRelease controller as the manager runs it: re-queued when its HelmChart's artifact changes,
-// reading HelmCharts from the informer that watches them.
+// The HelmRelease controller as the manager runs it: re-queued when its HelmChart's artifact changes
+// and, with the DriftWatch gate, when an object it rendered is edited or deleted by someone else
+// (drift-watch.ts); reading HelmCharts from the informer that watches them.
 import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { watchHelmReleaseDrift } from "./drift-watch.js";
 import { HelmReleaseReconciler } from "./reconciler.js";
 import { HELM_CHART_INDEX, helmChartIndex, helmChartWatch } from "./chart-watch.js";
 
@@ -12,6 +14,8 @@ export const helmReleaseController: ControllerSetup<Pick<ControllerDeps, "cluste
     watches: [helmChartWatch],
     indexes: { [HELM_CHART_INDEX]: helmChartIndex },
     reconciler: ({ cluster, sources, events, flags }) => new HelmReleaseReconciler(cluster, sources, events, flags),
-    connect: (controller, { sources }) =>
-      sources.useCache((kind, name, ns) => controller.cachedWatched(SOURCE_GROUP, kind, name, ns)),
+    connect: (controller, { cluster, sources, flags }) => {
+      sources.useCache((kind, name, ns) => controller.cachedWatched(SOURCE_GROUP, kind, name, ns));
+      if (flags.driftWatch) watchHelmReleaseDrift(controller, cluster);
+    },
   };

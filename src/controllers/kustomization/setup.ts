@@ -1,9 +1,11 @@
 // The Kustomization controller as the manager runs it: re-queued when its source's artifact revision
-// changes (source-watch.ts), and reading sources from the informer that watches them, as
+// changes (source-watch.ts) and, with the DriftWatch gate, when an object it applied is edited or
+// deleted by someone else (drift-watch.ts); reading sources from the informer that watches them, as
 // controller-runtime's cached client does.
 import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { watchKustomizationDrift } from "./drift-watch.js";
 import { KustomizationReconciler } from "./reconciler.js";
 import { SOURCE_INDEX, sourceIndex, sourceWatch } from "./source-watch.js";
 
@@ -15,6 +17,8 @@ export const kustomizationController: ControllerSetup<
   watches: [sourceWatch("GitRepository")],
   indexes: { [SOURCE_INDEX]: sourceIndex },
   reconciler: ({ cluster, sources, events, flags }) => new KustomizationReconciler(cluster, sources, events, flags),
-  connect: (controller, { sources }) =>
-    sources.useCache((kind, name, ns) => controller.cachedWatched(SOURCE_GROUP, kind, name, ns)),
+  connect: (controller, { cluster, sources, flags }) => {
+    sources.useCache((kind, name, ns) => controller.cachedWatched(SOURCE_GROUP, kind, name, ns));
+    if (flags.driftWatch) watchKustomizationDrift(controller, cluster);
+  },
 };

@@ -36,7 +36,7 @@ export interface DriftOptions {
 export const DRIFT_OPT_OUT = "helm.toolkit.fluxcd.io/driftDetection";
 const HELM_FIELD_MANAGER = "helm";
 
-const optedOut = (o: KubeObject) =>
+export const optedOut = (o: KubeObject) =>
   o.metadata.labels?.[DRIFT_OPT_OUT] === "disabled" || o.metadata.annotations?.[DRIFT_OPT_OUT] === "disabled";
 
 /** RFC 6901 pointer → segments. */

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import type { KubeObject, ManagedFieldsEntry } from "../../api/meta/object.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { type Change, KindWatch } from "./kind-watch.js";
+
+const G = "kustomize.toolkit.fluxcd.io";
+const FM = "kustomize-controller";
+const entry = (manager: string, time: string, fields: object): ManagedFieldsEntry => ({
+  manager,
+  operation: manager === FM ? "Apply" : "Update",
+  time,
+  fieldsV1: fields as Record<string, unknown>,
+});
+const cm = (name: string, rv: string, managedFields: ManagedFieldsEntry[]): KubeObject => ({
+  apiVersion: "meta.k8s.io/v1",
+  kind: "PartialObjectMetadata",
+  metadata: {
+    name,
+    namespace: "apps",
+    uid: `uid-${name}`,
+    resourceVersion: rv,
+    labels: { [`${G}/name`]: "ks", [`${G}/namespace`]: "flux-system" },
+    managedFields,
+  },
+});
+const applied = (name: string) => cm(name, "1", [entry(FM, "2026-01-01T00:00:00Z", { "f:data": { "f:a": {} } })]);
+
+/**
+ * A cluster whose lists return the given pages in turn and whose watch streams play the given lines
+ * in turn (then hang until aborted): enough for the Watcher under a KindWatch.
+ */
+function fakeCluster(lists: KubeObject[][], streams: object[][]) {
+  const queries: Record<string, unknown>[] = [];
+  const client = {
+    listAll: async () => ({ items: lists.shift() ?? [], resourceVersion: "100" }),
+    stream: async (_path: string, query: Record<string, unknown>, signal: AbortSignal) => {
+      queries.push(query);
+      const lines = streams.shift();
+      return {
+        body: (async function* () {
+          for (const l of lines ?? []) yield Buffer.from(`${JSON.stringify(l)}\n`);
+          await new Promise((r) => signal.addEventListener("abort", r));
+        })(),
+      };
+    },
+  };
+  const mapping = { group: "", version: "v1", kind: "ConfigMap", resource: "configmaps", namespaced: true, verbs: [] };
+  return { cluster: { name: "fake", client, mapping: async () => mapping } as unknown as Cluster, queries };
+}
+
+function start(cluster: Cluster) {
+  const changes: Change[] = [];
+  const budget = { used: 0, max: 100 };
+  const watch = new KindWatch({
+    cluster,
+    gvk: { group: "", version: "v1", kind: "ConfigMap" },
+    labelGroup: G,
+    fieldManager: FM,
+    exemption: () => undefined,
+    budget,
+    onChange: (c) => changes.push(c),
+    onError: () => {},
+    onOverBudget: () => {},
+  });
+  watch.start();
+  return { watch, changes, budget };
+}
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+describe("KindWatch", () => {
+  it("reports an edit by another and a deletion with the owner and inventory id, not the initial list or additions", async () => {
+    const edited = cm("a", "2", [
+      entry(FM, "2026-01-01T00:00:00Z", {}),
+      entry("kubectl-edit", "2026-01-01T00:01:00Z", { "f:data": { "f:a": {} } }),
+    ]);
+    const { cluster, queries } = fakeCluster(
+      [[applied("a"), applied("b")]],
+      [
+        [
+          { type: "ADDED", object: applied("c") },
+          { type: "MODIFIED", object: edited },
+          { type: "DELETED", object: applied("b") },
+        ],
+      ],
+    );
+    const { watch, changes, budget } = start(cluster);
+    await settle();
+    expect(queries[0]).toMatchObject({ watch: 1, labelSelector: `${G}/name,${G}/namespace`, resourceVersion: "100" });
+    expect(changes.map((c) => [c.type, c.owner, c.id, c.why])).toEqual([
+      ["MODIFIED", "flux-system/ks", "apps_a__ConfigMap", "edited by kubectl-edit"],
+      ["DELETED", "flux-system/ks", "apps_b__ConfigMap", "deleted"],
+    ]);
+    expect(changes[0]).toMatchObject({ uid: "uid-a", resourceVersion: "2" });
+    expect(budget.used).toBe(2); // a and c
+    await watch.stop();
+    expect(budget.used).toBe(0);
+  });
+
+  it("after 410 Gone relists and reports what changed or went while events were lost", async () => {
+    const removed = cm("a", "5", [entry(FM, "2026-01-01T00:00:00Z", {})]);
+    const { cluster } = fakeCluster(
+      [
+        [applied("a"), applied("b")],
+        [removed, applied("new")],
+      ],
+      [[{ type: "ERROR", object: { kind: "Status", code: 410, reason: "Expired", message: "too old" } }]],
+    );
+    const { watch, changes, budget } = start(cluster);
+    await settle();
+    expect(changes.map((c) => [c.type, c.id, c.why])).toEqual([
+      ["MODIFIED", "apps_a__ConfigMap", "fields removed"],
+      ["DELETED", "apps_b__ConfigMap", "deleted (found on relist)"],
+    ]);
+    expect(budget.used).toBe(2); // a and new
+    await watch.stop();
+  });
+});

@@ -1,0 +1,172 @@
+// One metadata-only watch of one kind on one cluster, of the objects carrying an owner's labels. It
+// keeps per object only a digest (trigger-rules.ts), never the object, and reports the changes that
+// should bring an owner's reconcile forward. The Watcher under it relists after 410 Gone and backs
+// off while the cluster is unreachable; a relist is compared with what was tracked, so what changed
+// or went while events were lost still counts.
+import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { type WatchEvent, Watcher } from "../../kube/watch.js";
+import { inventoryId } from "../../ssa/inventory.js";
+import {
+  type Exemption,
+  judgeDeleted,
+  judgeModified,
+  ownerLabelSelector,
+  ownerOf,
+  type Tracked,
+  track,
+} from "./trigger-rules.js";
+
+/** A change worth a reconcile, before the owner's own checks (inventory, suspend, our own writes). */
+export interface Change {
+  type: "MODIFIED" | "DELETED";
+  /** `namespace/name` of the owner the object's labels name. */
+  owner: string;
+  /** The object's inventory id (`<namespace>_<name>_<group>_<kind>`). */
+  id: string;
+  uid?: string;
+  resourceVersion?: string;
+  why: string;
+}
+
+/** Objects tracked on one cluster, all its watches together, and the most it may hold. */
+export interface Budget {
+  used: number;
+  max: number;
+}
+
+interface Entry extends Tracked {
+  owner: string;
+  /** Why a deletion would not count (annotations as last seen), for deletions found by a relist. */
+  deleteExempt: boolean;
+}
+
+export interface KindWatchOptions {
+  cluster: Cluster;
+  gvk: GroupVersionKind;
+  labelGroup: string;
+  fieldManager: string;
+  exemption: Exemption;
+  budget: Budget;
+  onChange(change: Change): void;
+  /** The watch failed (it retries with backoff); `first` once per streak of failures. */
+  onError(err: unknown, first: boolean): void;
+  onOverBudget(): void;
+}
+
+const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+
+export class KindWatch {
+  private readonly tracked = new Map<string, Entry>();
+  private readonly watcher: Watcher;
+  private listed = false;
+  private failing = false;
+  private warnedBudget = false;
+
+  constructor(private readonly o: KindWatchOptions) {
+    this.watcher = new Watcher(
+      o.cluster,
+      { gvk: o.gvk, labelSelector: ownerLabelSelector(o.labelGroup), metadataOnly: true },
+      {
+        onSync: (items) => this.ok() && this.relisted(items),
+        onEvent: (e) => this.ok() && this.event(e),
+        onError: (err) => {
+          this.o.onError(err, !this.failing);
+          this.failing = true;
+        },
+      },
+    );
+  }
+
+  get size(): number {
+    return this.tracked.size;
+  }
+
+  start(): void {
+    this.watcher.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.watcher.stop();
+    this.o.budget.used -= this.tracked.size;
+    this.tracked.clear();
+  }
+
+  private ok(): true {
+    this.failing = false;
+    return true;
+  }
+
+  private idOf(o: KubeObject): string {
+    return inventoryId({ namespace: o.metadata.namespace ?? "", name: o.metadata.name, ...this.o.gvk });
+  }
+
+  private remember(key: string, o: KubeObject): void {
+    const owner = ownerOf(o, this.o.labelGroup);
+    if (!owner) return;
+    if (!this.tracked.has(key)) {
+      if (this.o.budget.used >= this.o.budget.max) {
+        if (!this.warnedBudget) this.o.onOverBudget();
+        this.warnedBudget = true;
+        return;
+      }
+      this.o.budget.used++;
+    }
+    const deleteExempt = judgeDeleted(o, this.o.exemption).trigger === false;
+    this.tracked.set(key, {
+      ...track(o, this.o.fieldManager),
+      owner: `${owner.namespace}/${owner.name}`,
+      deleteExempt,
+    });
+  }
+
+  private forget(key: string): void {
+    if (this.tracked.delete(key)) this.o.budget.used--;
+  }
+
+  private report(type: Change["type"], o: KubeObject, why: string, owner?: string): void {
+    const named = ownerOf(o, this.o.labelGroup);
+    owner ??= named && `${named.namespace}/${named.name}`;
+    if (!owner) return;
+    const { uid, resourceVersion } = o.metadata;
+    this.o.onChange({ type, owner, id: this.idOf(o), uid, resourceVersion, why });
+  }
+
+  private event(e: WatchEvent): void {
+    const key = keyOf(e.object);
+    if (e.type === "ADDED") return this.remember(key, e.object); // created: nothing to put back
+    if (e.type === "DELETED") {
+      this.forget(key);
+      const verdict = judgeDeleted(e.object, this.o.exemption);
+      if (verdict.trigger) this.report("DELETED", e.object, verdict.why);
+      return;
+    }
+    if (e.type !== "MODIFIED") return;
+    const verdict = judgeModified(this.tracked.get(key), e.object, this.o.fieldManager, this.o.exemption);
+    this.remember(key, e.object);
+    if (verdict.trigger) this.report("MODIFIED", e.object, verdict.why);
+  }
+
+  /** The first list is the baseline; a later one (events were lost: 410 Gone) is compared with it. */
+  private relisted(items: KubeObject[]): void {
+    const first = !this.listed;
+    this.listed = true;
+    const seen = new Set<string>();
+    for (const o of items) {
+      const key = keyOf(o);
+      seen.add(key);
+      if (first || !this.tracked.has(key)) this.remember(key, o);
+      else if (this.tracked.get(key)!.digest !== track(o, this.o.fieldManager).digest)
+        this.event({ type: "MODIFIED", object: o });
+    }
+    if (first) return;
+    for (const [key, entry] of [...this.tracked]) {
+      if (seen.has(key)) continue;
+      this.forget(key);
+      if (entry.deleteExempt) continue;
+      const [namespace, name] = key.split("/") as [string, string];
+      const gone = { apiVersion: "", kind: this.o.gvk.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
+      this.report("DELETED", gone, "deleted (found on relist)", entry.owner);
+    }
+  }
+}

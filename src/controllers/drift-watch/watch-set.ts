@@ -1,0 +1,169 @@
+// The drift watches of one controller: one KindWatch per (cluster, kind) that some owner's inventory
+// holds, started when the first owner needs it and stopped when the last one lets go. Owners say
+// what they need with want(); a cluster is a cluster+credential (the connection pool's fingerprint),
+// so Kustomizations reaching one tenant plane through different Secrets with the same credential
+// share its watches.
+//
+// Bounded (decision 0026): per cluster at most MAX_KINDS watches (kinds past it are not watched: their
+// drift is put back at the interval, as before) and MAX_TRACKED objects tracked (~200 bytes each: a
+// digest, no body), so at most ~20 MB per cluster however many objects its inventories name.
+import type { GroupVersionKind } from "../../api/meta/object.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { type Budget, type Change, KindWatch } from "./kind-watch.js";
+import type { Exemption } from "./trigger-rules.js";
+
+const MAX_KINDS = 64;
+const MAX_TRACKED = 100_000;
+const STOP_WAIT_MS = 5000;
+
+export interface WatchedCluster {
+  /** Identity: the cluster+credential fingerprint. */
+  key: string;
+  cluster: Cluster;
+  /** For logs: the management cluster, or the kubeconfig Secret it came from. */
+  name: string;
+}
+
+export interface WatchSetOptions {
+  labelGroup: string;
+  fieldManager: string;
+  exemption: Exemption;
+  onChange(change: Change & { cluster: string }): void;
+  onError(target: WatchedCluster, gvk: GroupVersionKind, err: unknown, first: boolean): void;
+  /** A limit was reached: what is past it is left to the interval. */
+  onLimit(target: WatchedCluster, what: string): void;
+  maxKinds?: number;
+  maxTracked?: number;
+}
+
+interface KindEntry {
+  gvk: GroupVersionKind;
+  owners: Set<string>;
+  watch?: KindWatch;
+}
+
+interface ClusterEntry {
+  target: WatchedCluster;
+  kinds: Map<string, KindEntry>;
+  budget: Budget;
+  /** Limits already reported (once each). */
+  reported: Set<string>;
+}
+
+const kindKey = (g: GroupVersionKind) => `${g.group}/${g.version}/${g.kind}`;
+
+export class DriftWatchSet {
+  private readonly clusters = new Map<string, ClusterEntry>();
+  private readonly owners = new Map<string, { cluster: string; kinds: Set<string> }>();
+  private readonly stopping = new Set<Promise<void>>();
+
+  constructor(private readonly o: WatchSetOptions) {}
+
+  /** What an owner needs watched now (replacing what it needed before); no target releases all. */
+  want(owner: string, target: WatchedCluster | undefined, gvks: GroupVersionKind[]): void {
+    const before = this.owners.get(owner);
+    const next = new Map(target ? gvks.map((g) => [kindKey(g), g] as const) : []);
+    if (before)
+      for (const k of before.kinds)
+        if (before.cluster !== target?.key || !next.has(k)) this.release(owner, before.cluster, k);
+    if (!target || next.size === 0) {
+      this.owners.delete(owner);
+      return;
+    }
+    this.owners.set(owner, { cluster: target.key, kinds: new Set(next.keys()) });
+    let entry = this.clusters.get(target.key);
+    if (!entry) {
+      entry = {
+        target,
+        kinds: new Map(),
+        budget: { used: 0, max: this.o.maxTracked ?? MAX_TRACKED },
+        reported: new Set(),
+      };
+      this.clusters.set(target.key, entry);
+    }
+    for (const [k, gvk] of next) {
+      let kind = entry.kinds.get(k);
+      if (!kind) entry.kinds.set(k, (kind = { gvk, owners: new Set() }));
+      kind.owners.add(owner);
+    }
+    this.fill(entry);
+  }
+
+  /** The cluster an owner's watches are on. */
+  clusterOf(owner: string): string | undefined {
+    return this.owners.get(owner)?.cluster;
+  }
+
+  ownersOn(cluster: string): string[] {
+    return [...this.owners].filter(([, o]) => o.cluster === cluster).map(([owner]) => owner);
+  }
+
+  /** Watches running per cluster, and the objects they track. */
+  stats(): { cluster: string; watches: number; tracked: number }[] {
+    return [...this.clusters.values()].map((c) => ({
+      cluster: c.target.name,
+      watches: [...c.kinds.values()].filter((k) => k.watch).length,
+      tracked: c.budget.used,
+    }));
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.clusters.values()) for (const k of c.kinds.values()) if (k.watch) this.stopWatch(k.watch);
+    this.clusters.clear();
+    this.owners.clear();
+    // A watch caught in a request to a cluster that does not answer must not hold up the process's end.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((r) => (timer = setTimeout(r, STOP_WAIT_MS).unref()));
+    await Promise.race([Promise.all(this.stopping), bound]);
+    clearTimeout(timer);
+  }
+
+  private release(owner: string, cluster: string, k: string): void {
+    const entry = this.clusters.get(cluster);
+    const kind = entry?.kinds.get(k);
+    if (!entry || !kind) return;
+    kind.owners.delete(owner);
+    if (kind.owners.size) return;
+    entry.kinds.delete(k);
+    if (kind.watch) this.stopWatch(kind.watch);
+    if (entry.kinds.size === 0) this.clusters.delete(cluster);
+    else this.fill(entry); // a slot came free
+  }
+
+  private stopWatch(watch: KindWatch): void {
+    const done = watch.stop().finally(() => this.stopping.delete(done));
+    this.stopping.add(done);
+  }
+
+  private limit(entry: ClusterEntry, what: string): void {
+    if (entry.reported.has(what)) return;
+    entry.reported.add(what);
+    this.o.onLimit(entry.target, what);
+  }
+
+  /** Starts watches for the kinds still without one, up to the cluster's limit. */
+  private fill(entry: ClusterEntry): void {
+    let running = [...entry.kinds.values()].filter((k) => k.watch).length;
+    const max = this.o.maxKinds ?? MAX_KINDS;
+    for (const kind of entry.kinds.values()) {
+      if (kind.watch) continue;
+      if (running >= max) {
+        this.limit(entry, `more than ${max} kinds: the rest not watched`);
+        return;
+      }
+      kind.watch = new KindWatch({
+        cluster: entry.target.cluster,
+        gvk: kind.gvk,
+        labelGroup: this.o.labelGroup,
+        fieldManager: this.o.fieldManager,
+        exemption: this.o.exemption,
+        budget: entry.budget,
+        onChange: (change) => this.o.onChange({ ...change, cluster: entry.target.key }),
+        onError: (err, first) => this.o.onError(entry.target, kind.gvk, err, first),
+        onOverBudget: () => this.limit(entry, `more than ${entry.budget.max} objects: the rest not tracked`),
+      });
+      kind.watch.start();
+      running++;
+    }
+  }
+}

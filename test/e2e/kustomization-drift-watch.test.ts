@@ -1,0 +1,96 @@
+// Drift put back in seconds (decision 0026): the real `flotilla controller` watches what its
+// Kustomizations applied — on the management plane and on a tenant plane through spec.kubeConfig —
+// and a hand edit or a deletion is put back by the Kustomization's own reconcile long before its
+// 1h interval. Its own re-apply does not trigger again (the reconcile count settles), and with
+// --feature-gates=DriftWatch=false nothing is put back until a reconcile is asked for.
+import { afterAll, describe, expect, it } from "vitest";
+import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
+import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
+import { deleteAndTime, driftTriggers, editAndTime, reconcileCounts, sleep } from "../support/drift.js";
+import {
+  appFiles,
+  cmPath,
+  createReadyKs,
+  deployPath,
+  ksPath,
+  startDriftScenario,
+  tearDown,
+  tenantKubeconfig,
+} from "../support/drift-kustomizations.js";
+import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { startGitHttpServer } from "../support/git-http-server.js";
+
+const mgmt = planeCluster("management");
+const tenant1 = planeCluster("tenant1");
+const git = await startGitHttpServer();
+afterAll(() => git.close());
+
+describe("drift watch", () => {
+  it("puts back a hand edit and a deletion within seconds, on the management plane and on a tenant plane, without a reconcile loop", async () => {
+    const ns = await testNamespace(mgmt.client, "drift");
+    const remoteNs = await testNamespace(tenant1.client, "drift");
+    const controller = await startDriftScenario(git, ns, { ...appFiles("mgmt", ns), ...appFiles("remote", remoteNs) });
+    try {
+      const secret = await tenantKubeconfig(ns, "tenant1");
+      const [apps] = await Promise.all([
+        createReadyKs(ns, "apps", { path: "./mgmt" }),
+        createReadyKs(ns, "remote", { path: "./remote", kubeConfig: { secretRef: { name: secret } } }),
+      ]);
+      await sleep(2000); // the watches start once the inventory is in status: let them list first
+
+      const timings = {
+        "management edit→restored": await editAndTime(mgmt, cmPath(ns), "greeting", "hand"),
+        "management delete→recreated": await deleteAndTime(mgmt, deployPath(ns)),
+        "tenant1 edit→restored": await editAndTime(tenant1, cmPath(remoteNs), "greeting", "hand"),
+        "tenant1 delete→recreated": await deleteAndTime(tenant1, deployPath(remoteNs)),
+      };
+      for (const [what, s] of Object.entries(timings)) console.log(`[drift-watch] ${what}: ${s.toFixed(2)} s`);
+      // Generous bounds (a loaded CI machine); the aim is under 5 s, against a 1h interval.
+      for (const s of Object.values(timings)) expect(s).toBeLessThan(30);
+
+      // No loop: the re-applies' own MODIFIED events (and the deployment controller's status writes)
+      // trigger nothing, so the count settles; exactly the four hand changes brought a reconcile forward.
+      await sleep(3000);
+      const settled = await reconcileCounts(controller, "Kustomization", ns);
+      await sleep(10_000);
+      expect(await reconcileCounts(controller, "Kustomization", ns)).toEqual(settled);
+      expect(driftTriggers(controller)).toEqual([
+        "apps: edited by hand",
+        "apps: deleted",
+        "remote: edited by hand",
+        "remote: deleted",
+      ]);
+      const after = await mgmt.client.get<Kustomization>(ksPath(ns, "apps"));
+      expect(after.status!.lastAppliedRevision).toBe(apps.status!.lastAppliedRevision);
+    } finally {
+      await tearDown(controller, ns);
+    }
+  });
+
+  it("with --feature-gates=DriftWatch=false a hand edit stays until a reconcile is asked for", async () => {
+    const ns = await testNamespace(mgmt.client, "nodrift");
+    const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns), ["--feature-gates=DriftWatch=false"]);
+    try {
+      await createReadyKs(ns, "apps", { path: "./mgmt" });
+      const greeting = async () => (await mgmt.client.get<{ data: Record<string, string> }>(cmPath(ns))).data.greeting;
+      await mgmt.client.patch(cmPath(ns), "merge", { data: { greeting: "by hand" } }, { fieldManager: "hand" });
+      // Well past the time the drift watch takes (above): still edited.
+      await sleep(10_000);
+      expect(await greeting()).toBe("by hand");
+      expect(driftTriggers(controller)).toEqual([]);
+
+      // The controller is alive and puts it back at the reconcile asked for.
+      const at = new Date().toISOString();
+      await mgmt.client.patch(ksPath(ns, "apps"), "merge", {
+        metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } },
+      });
+      await eventually(
+        "the requested reconcile",
+        async () => (await mgmt.client.get<Kustomization>(ksPath(ns, "apps"))).status?.lastHandledReconcileAt === at,
+      );
+      expect(await greeting()).toBe("hello");
+    } finally {
+      await tearDown(controller, ns);
+    }
+  });
+});

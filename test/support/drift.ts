@@ -1,0 +1,50 @@
+// What the drift-watch e2e files share: a hand edit or a deletion timed until the controller put it
+// back, and what the controller process says about its reconciles (metrics, drift log lines).
+import type { KubeObject } from "../../src/api/meta/object.js";
+import type { Cluster } from "../../src/kube/cluster.js";
+import type { ControllerProcess } from "./controller-process.js";
+import { eventually } from "./fleet-context.js";
+
+/** Seconds until `check` holds (polled every 100 ms, at most 30 s: a generous bound, not the aim). */
+export async function secondsUntil(what: string, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  await eventually(what, async () => (await check()) || undefined, 30_000, 100);
+  return (performance.now() - started) / 1000;
+}
+
+/** Sets `data[key]` of a ConfigMap as field manager `manager`; seconds until it is `want` again. */
+export async function editAndTime(cluster: Cluster, path: string, key: string, manager: string): Promise<number> {
+  const read = async () => (await cluster.client.get<{ data?: Record<string, string> }>(path)).data?.[key];
+  const want = await read();
+  await cluster.client.patch(path, "merge", { data: { [key]: `edited by ${manager}` } }, { fieldManager: manager });
+  return secondsUntil(`${path} put back`, async () => (await read()) === want);
+}
+
+/** Deletes an object; seconds until it exists again (a new object: another uid). */
+export async function deleteAndTime(cluster: Cluster, path: string): Promise<number> {
+  const uid = async () => (await cluster.client.get<KubeObject>(path).catch(() => undefined))?.metadata.uid;
+  const before = await uid();
+  await cluster.client.delete(path);
+  return secondsUntil(`${path} created again`, async () => {
+    const now = await uid();
+    return now !== undefined && now !== before;
+  });
+}
+
+/** Reconciles so far per object name of `kind` in `ns` (gotk_reconcile_duration_seconds_count). */
+export async function reconcileCounts(c: ControllerProcess, kind: string, ns: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${await c.healthUrl()}/metrics`)).text();
+  const re = new RegExp(
+    `gotk_reconcile_duration_seconds_count\\{kind="${kind}",name="([^"]+)",namespace="${ns}"\\} (\\d+)`,
+    "g",
+  );
+  return Object.fromEntries([...text.matchAll(re)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** Each "drift: reconciling now" the controller logged: `<name>: <why>,<why>…`. */
+export const driftTriggers = (c: ControllerProcess): string[] =>
+  c.logs
+    .filter((l) => l.msg === "drift: reconciling now")
+    .map((l) => `${String(l.name)}: ${(l.changes as string[]).map((ch) => ch.replace(/^\S+ /, "")).join()}`);
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
