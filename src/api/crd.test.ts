@@ -84,6 +84,7 @@ describe("CRDs of the kinds flotilla serves", () => {
       HelmChart: ["v1", "v1beta2", "v1beta1"],
       Kustomization: ["v1", "v1beta2", "v1beta1"],
       HelmRelease: ["v2", "v2beta2", "v2beta1"],
+      Receiver: ["v1", "v1beta2", "v1beta1"],
     });
   });
 

@@ -131,7 +131,8 @@ export function crdFor(kind: ServedKind, schemas: Record<string, VersionSchema>)
         listKind: `${kind.kind}List`,
         plural: kind.plural,
         singular: kind.singular,
-        shortNames: kind.shortNames,
+        // Left out when there are none, as Flux's CRDs do (Receiver).
+        ...(kind.shortNames.length ? { shortNames: kind.shortNames } : {}),
         categories: kind.categories,
       },
       versions: kind.versions.map((v) => {

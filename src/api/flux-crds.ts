@@ -7,13 +7,19 @@ import { fleetKustomizationCrd } from "./fleet/fleet-kustomization.js";
 import { helmReleaseCrd } from "./helm/helmrelease.js";
 import type { KubeObject } from "./meta/object.js";
 import { kustomizationCrd } from "./kustomize/kustomization.js";
+import { receiverCrd } from "./notification/receiver.js";
 import { gitRepositoryCrd } from "./source/git-repository.js";
 import { helmChartCrd, helmRepositoryCrd } from "./source/helm.js";
 
 export function fluxCrds(): KubeObject[] {
-  return [gitRepositoryCrd(), helmRepositoryCrd(), helmChartCrd(), kustomizationCrd(), helmReleaseCrd()].map(
-    (crd) => crd as unknown as KubeObject,
-  );
+  return [
+    gitRepositoryCrd(),
+    helmRepositoryCrd(),
+    helmChartCrd(),
+    kustomizationCrd(),
+    helmReleaseCrd(),
+    receiverCrd(),
+  ].map((crd) => crd as unknown as KubeObject);
 }
 
 /** Every CRD flotilla serves: Flux's kinds and the fleet's (fleet.flotilla.dev). */

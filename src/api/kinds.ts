@@ -1,7 +1,7 @@
 // The table of kinds: every kind flotilla serves (its CRDs are built from it, the CLI verbs and the
 // dashboard take names, short names and columns from it), and the Kubernetes kinds it reads and
 // writes. API paths come from here too (paths.ts), never from strings written by hand. A new kind
-// (HelmRelease, the fleet kinds) is one entry.
+// (HelmRelease, Receiver, the fleet kinds) is one entry.
 
 export type Scope = "Namespaced" | "Cluster";
 
@@ -40,6 +40,7 @@ export interface ServedKind extends KindEntry {
 export const SOURCE_GROUP = "source.toolkit.fluxcd.io";
 export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
 export const HELM_GROUP = "helm.toolkit.fluxcd.io";
+export const NOTIFICATION_GROUP = "notification.toolkit.fluxcd.io";
 export const FLEET_GROUP = "fleet.flotilla.dev";
 
 const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
@@ -138,6 +139,19 @@ export const SERVED_KINDS = {
       { name: "v2beta2", served: true, storage: false, deprecated: true },
       { name: "v2beta1", served: true, storage: false, deprecated: true },
     ],
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  // notification-controller's webhook Receiver; no short name in Flux's CRD. v1beta2 and v1beta1 served as
+  // Flux served them last (notification-controller v1.8 and v1.6).
+  Receiver: {
+    group: NOTIFICATION_GROUP,
+    kind: "Receiver",
+    plural: "receivers",
+    singular: "receiver",
+    shortNames: [],
+    categories: ["all", "fluxcd", "fluxcd-notifications"],
+    scope: "Namespaced",
+    versions: fluxVersions("v1beta2", "v1beta1"),
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
   Cluster: fleetKind("Cluster", "clusters", "fcl", [

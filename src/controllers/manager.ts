@@ -1,7 +1,8 @@
 // The controller process: one manager running the source controllers (GitRepository, HelmRepository,
-// HelmChart) and the Kustomization controller with Flux's flags. Probes and metrics serve at once;
-// the artifact server and the controllers start only once this process leads (Lease), and losing
-// the lease ends the process so a healthy replica takes over.
+// HelmChart), the Kustomization, HelmRelease and Receiver controllers with Flux's flags. Probes and
+// metrics serve at once; the artifact server, the webhook receiver server and the controllers start
+// only once this process leads (Lease), and losing the lease ends the process so a healthy replica
+// takes over.
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setDefaultRateLimit } from "../kube/client.js";
@@ -25,6 +26,9 @@ import { kustomizationController } from "./kustomization/setup.js";
 import { helmReleaseController } from "./helmrelease/setup.js";
 import { helmProcesses } from "./helmrelease/actions/run-action.js";
 import { preflight } from "./preflight.js";
+import { ReceiverCache } from "./receiver/receiver-cache.js";
+import { startReceiverServer } from "./receiver/server.js";
+import { receiverController } from "./receiver/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
@@ -48,9 +52,14 @@ export interface ManagerOptions {
   storageAdvertisedAddress?: string;
   healthHost: string;
   healthPort: number;
+  /** The webhook receiver server (Flux: notification-controller's --receiver-addr). */
+  receiverHost: string;
+  receiverPort: number;
   requeueDependencyMs: number;
   /** Flux's StrictPostBuildSubstitutions feature gate. */
   strictSubstitutions?: boolean;
+  /** The DriftWatch feature gate (default on). */
+  driftWatch?: boolean;
   /** --artifact-max-size, --artifact-max-files (defaults: 1 GiB, 100000). */
   artifactLimits?: ArtifactLimits;
   /**
@@ -79,6 +88,7 @@ export const CONTROLLERS: ControllerSetup[] = [
   helmChartController,
   kustomizationController,
   helmReleaseController,
+  receiverController,
 ];
 
 export async function startManager(o: ManagerOptions): Promise<RunningManager> {
@@ -89,6 +99,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   const identity = `${hostname()}_${process.pid}`;
   let controllers: Controller[] = [];
   let artifactServer: Awaited<ReturnType<typeof startArtifactServer>> | undefined;
+  let receiverServer: Awaited<ReturnType<typeof startReceiverServer>> | undefined;
   const probes = await startProbesServer({
     host: o.healthHost,
     port: o.healthPort,
@@ -117,11 +128,13 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       storage,
       events: new EventRecorder(cluster.client, "flotilla-controller", o.log),
       sources: new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache")),
+      receivers: new ReceiverCache(),
       flags: {
         noCrossNamespaceRefs: o.noCrossNamespaceRefs,
         defaultServiceAccount: o.defaultServiceAccount,
         requeueDependencyMs: o.requeueDependencyMs,
         strictSubstitutions: o.strictSubstitutions ?? true,
+        driftWatch: o.driftWatch ?? true,
         artifactLimits: o.artifactLimits,
       },
     };
@@ -129,7 +142,21 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     const setups = [...CONTROLLERS, ...((await o.extraControllers?.(cluster)) ?? [])];
     controllers = setups.map((setup) => createController(setup, deps, shared));
     for (const c of controllers) await c.start();
-    o.log.info("controllers started", { artifactServer: artifactServer.url, identity });
+    // After the controllers: requests are looked up in the Receiver controller's synced cache.
+    receiverServer = await startReceiverServer({
+      host: o.receiverHost,
+      port: o.receiverPort,
+      cache: deps.receivers,
+      cluster,
+      events: deps.events,
+      log: o.log.with({ controller: "receiver-server" }),
+      noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+    });
+    o.log.info("controllers started", {
+      artifactServer: artifactServer.url,
+      receiverServer: receiverServer.url,
+      identity,
+    });
   };
 
   let resolveDone!: (code: number) => void;
@@ -155,6 +182,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     stopping = true;
     await Promise.all(controllers.map((c) => c.stop()));
     await elector?.stop(true);
+    await receiverServer?.close();
     await artifactServer?.close();
     await probes.close();
     resolveDone(0);

@@ -118,6 +118,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       storagePort: 0,
       healthHost: "127.0.0.1",
       healthPort: 0,
+      receiverHost: "127.0.0.1",
+      receiverPort: 0,
       requeueDependencyMs: 2000,
       installCrds: false,
       log: o.log,

@@ -12,10 +12,26 @@ describe("flotilla install's manifests", () => {
       "helmcharts.source.toolkit.fluxcd.io",
       "kustomizations.kustomize.toolkit.fluxcd.io",
       "helmreleases.helm.toolkit.fluxcd.io",
+      "receivers.notification.toolkit.fluxcd.io",
       "clusters.fleet.flotilla.dev",
       "fleetkustomizations.fleet.flotilla.dev",
       "fleethelmreleases.fleet.flotilla.dev",
     ]);
+  });
+
+  it("expose the webhook receiver as Flux does: Service webhook-receiver, port 80 to the controller's :9292", () => {
+    const service = objects.find((o) => o.kind === "Service" && o.metadata.name === "webhook-receiver") as unknown as {
+      spec: { ports: { port: number; targetPort: string }[] };
+    };
+    expect(service.spec.ports).toEqual([{ name: "http", port: 80, protocol: "TCP", targetPort: "http-webhook" }]);
+    const deployment = objects.find((o) => o.kind === "Deployment") as unknown as {
+      spec: {
+        template: { spec: { containers: { args: string[]; ports: { name: string; containerPort: number }[] }[] } };
+      };
+    };
+    const container = deployment.spec.template.spec.containers[0]!;
+    expect(container.args).toContain("--receiver-addr=:9292");
+    expect(container.ports).toContainEqual({ name: "http-webhook", containerPort: 9292, protocol: "TCP" });
   });
 
   it("bind the controller to cluster-admin, as Flux does: HelmReleases, and helm's release Secrets in any namespace, need no role of their own", () => {

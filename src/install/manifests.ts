@@ -1,6 +1,7 @@
 // Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
-// artifact Service and the controller Deployment.
+// artifact Service, the webhook receiver Service (Flux's name, webhook-receiver, port 80) and the
+// controller Deployment.
 import { servedCrds } from "../api/flux-crds.js";
 import type { KubeObject } from "../api/meta/object.js";
 
@@ -31,6 +32,7 @@ export function installManifests(o: InstallOptions): KubeObject[] {
     "--storage-addr=:9090",
     `--storage-adv-addr=http://flotilla-artifacts.${o.namespace}.svc.cluster.local.`,
     "--health-addr=:9440",
+    "--receiver-addr=:9292",
     `--runtime-namespace=${o.namespace}`,
     ...(o.multiTenant
       ? ["--no-cross-namespace-refs=true", "--no-remote-bases=true", "--default-service-account=default"]
@@ -55,6 +57,16 @@ export function installManifests(o: InstallOptions): KubeObject[] {
         type: "ClusterIP",
         selector: { app: "flotilla-controller" },
         ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: "http" }],
+      },
+    },
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: meta("webhook-receiver"),
+      spec: {
+        type: "ClusterIP",
+        selector: { app: "flotilla-controller" },
+        ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: "http-webhook" }],
       },
     },
     {
@@ -84,6 +96,7 @@ export function installManifests(o: InstallOptions): KubeObject[] {
                 ports: [
                   { name: "http", containerPort: 9090, protocol: "TCP" },
                   { name: "healthz", containerPort: 9440, protocol: "TCP" },
+                  { name: "http-webhook", containerPort: 9292, protocol: "TCP" },
                 ],
                 livenessProbe: { httpGet: { path: "/healthz", port: "healthz" } },
                 readinessProbe: { httpGet: { path: "/readyz", port: "healthz" } },

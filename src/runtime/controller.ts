@@ -81,6 +81,8 @@ export interface Watch {
   predicate?: Predicate;
   /** A deleted object triggers too (default: only additions and updates). */
   onDelete?: boolean;
+  /** Only objects matching this label selector are watched (Flux's --watch-configs-label-selector). */
+  labelSelector?: string;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
@@ -91,6 +93,7 @@ export class Controller {
   private readonly watched: Informer[] = [];
   private readonly watchedByKind = new Map<string, Informer>();
   private workers: Promise<void>[] = [];
+  private readonly attached: { stop(): Promise<void> }[] = [];
 
   constructor(readonly options: ControllerOptions) {
     this.informer = new Informer(options.cluster, {
@@ -114,7 +117,11 @@ export class Controller {
       },
     });
     for (const w of options.watches ?? []) {
-      const informer = new Informer(options.cluster, { gvk: w.kind, namespace: options.namespace });
+      const informer = new Informer(options.cluster, {
+        gvk: w.kind,
+        namespace: options.namespace,
+        labelSelector: w.labelSelector,
+      });
       const enqueue = (o: KubeObject) => {
         for (const key of w.map(o, this)) this.queue.add(key);
       };
@@ -126,6 +133,11 @@ export class Controller {
       this.watched.push(informer);
       this.watchedByKind.set(`${w.kind.group}/${w.kind.kind}`, informer);
     }
+  }
+
+  /** Something that lives as long as the controller (e.g. watches feeding its queue): stopped with it. */
+  attach(part: { stop(): Promise<void> }): void {
+    this.attached.push(part);
   }
 
   /** A watched object as its informer holds it (undefined when not cached or not watched). */
@@ -210,6 +222,6 @@ export class Controller {
   async stop(): Promise<void> {
     await this.queue.shutDown();
     await Promise.all(this.workers);
-    await Promise.all([this.informer, ...this.watched].map((i) => i.stop()));
+    await Promise.all([this.informer, ...this.watched, ...this.attached].map((i) => i.stop()));
   }
 }

@@ -18,3 +18,20 @@ export function parseDuration(text: string): number {
     throw new DurationError(`invalid duration "${text}" (use e.g. 30s, 5m, 1h30m)`);
   return total;
 }
+
+/** Go's Duration.String() of whole milliseconds: 600000 → "10m0s", 90000 → "1m30s", 1500 → "1.5s", 250 → "250ms". */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return "0s";
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const rest = ms % 60_000;
+  const s = `${Math.floor(rest / 1000)}${
+    rest % 1000
+      ? `.${String(rest % 1000)
+          .padStart(3, "0")
+          .replace(/0+$/, "")}`
+      : ""
+  }s`;
+  return h ? `${h}h${m}m${s}` : m ? `${m}m${s}` : s;
+}

@@ -16,10 +16,11 @@ describe("flotilla install", () => {
     expect(exported.code).toBe(0);
     const kinds = parseYamlDocuments(exported.stdout, "install.yaml").map((d) => (d.value as { kind: string }).kind);
     expect(kinds).toEqual([
-      ...Array(8).fill("CustomResourceDefinition"),
+      ...Array(9).fill("CustomResourceDefinition"),
       "Namespace",
       "ServiceAccount",
       "ClusterRoleBinding",
+      "Service",
       "Service",
       "Deployment",
     ]);

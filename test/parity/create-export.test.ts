@@ -162,7 +162,7 @@ describe("create --export prints flux's goldens byte for byte", () => {
 });
 
 // Flag combinations without a flux golden: the expected YAML is the object create_kustomization.go /
-// create_helmrelease.go / create_source_git.go builds for these flags (fluxcd/flux2 @ da2d22d3), as
+// create_helmrelease.go / create_source_git.go / create_receiver.go builds for these flags (fluxcd/flux2 @ da2d22d3), as
 // sigs.k8s.io/yaml prints it (keys sorted, durations as Go prints them, prune printed even when false).
 const DERIVED: [string, string][] = [
   [
@@ -185,6 +185,11 @@ const DERIVED: [string, string][] = [
   [
     "create source git podinfo --url=https://github.com/stefanprodan/podinfo --tag-semver=>=3.2.0 --recurse-submodules --fetch-timeout=90s --proxy-secret-ref=proxy --interval=90s --export",
     "---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: podinfo\n  namespace: flux-system\nspec:\n  interval: 1m30s\n  proxySecretRef:\n    name: proxy\n  recurseSubmodules: true\n  ref:\n    semver: '>=3.2.0'\n  timeout: 1m30s\n  url: https://github.com/stefanprodan/podinfo\n",
+  ],
+  [
+    // create_receiver.go's own example: no interval (flux leaves it to the CRD's default), events as given.
+    "create receiver github-receiver --type github --event ping --event push --secret-ref webhook-token --resource GitRepository/webapp --resource HelmRepository/webapp --export",
+    "---\napiVersion: notification.toolkit.fluxcd.io/v1\nkind: Receiver\nmetadata:\n  name: github-receiver\n  namespace: flux-system\nspec:\n  events:\n  - ping\n  - push\n  resources:\n  - kind: GitRepository\n    name: webapp\n  - kind: HelmRepository\n    name: webapp\n  secretRef:\n    name: webhook-token\n  type: github\n",
   ],
 ];
 
@@ -258,6 +263,17 @@ describe("create: flux's errors, one line each", () => {
       "chart reference kind 'foobar' is not supported, must be one of: OCIRepository, HelmChart",
     ],
     ["create kustomization my-app --path=./deploy --export", "source is required"],
+    ["create receiver hook --secret-ref t --resource GitRepository/a --export", "Receiver type is required"],
+    ["create receiver hook --type github --resource GitRepository/a --export", "secret ref is required"],
+    [
+      "create receiver hook --type github --secret-ref t --resource webapp --export",
+      "invalid event source 'webapp', must be in format <kind>/<name>",
+    ],
+    ["create receiver hook --type github --secret-ref t --export", "atleast one resource is required"],
+    [
+      "create receiver hook --type=invalid --secret-ref t --resource GitRepository/a --export",
+      `invalid argument "invalid" for "--type" flag: receiver type 'invalid' is not supported, must be one of: generic, generic-hmac, github, gitlab, bitbucket, harbor, dockerhub, quay, gcr, nexus, acr, cdevents`,
+    ],
     [
       "create ks my-app --source=GitRepository/x --health-check=Pod/x.y --export",
       "invalid health check kind 'Pod' can be HelmRelease, Deployment, DaemonSet or StatefulSet",

@@ -14,6 +14,8 @@ export interface ControllerProcess {
   logs: Record<string, unknown>[];
   /** http://127.0.0.1:PORT of /healthz, /readyz and /metrics, once the process has said it. */
   healthUrl(): Promise<string>;
+  /** http://127.0.0.1:PORT of the webhook receiver, once this process leads and has said it. */
+  receiverUrl(): Promise<string>;
   /** Waits for the process to exit (after a kill). */
   exited(): Promise<void>;
 }
@@ -54,6 +56,8 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       opts.storageAddr ?? "127.0.0.1:0",
       "--health-addr",
       "127.0.0.1:0",
+      "--receiver-addr",
+      "127.0.0.1:0",
       // Generous: a renewal that takes seconds on a loaded 2-core machine must not cost the lease (losing it
       // ends the process); a replica killed on purpose is replaced within LEASE_SECONDS.
       "--leader-election-lease-duration",
@@ -92,6 +96,11 @@ export function startController(opts: ControllerOptions): ControllerProcess {
         const line = logs.find((l) => l.msg === "flotilla controller running");
         return line ? `http://${String(line.health)}` : undefined;
       }),
+    receiverUrl: () =>
+      eventually(
+        "the controller's webhook receiver address",
+        async () => logs.find((l) => l.msg === "controllers started")?.receiverServer as string | undefined,
+      ),
     exited: () => exit,
   };
 }

@@ -48,6 +48,13 @@ describe("flotilla controller flags", () => {
     expect((await parse(["controller", ...flags])).noCrossNamespaceRefs).toBe(value);
   });
 
+  it("takes the webhook receiver's address as --receiver-addr, or notification-controller's --receiverAddr", async () => {
+    expect((await parse(["controller"])).receiverAddr).toBe(":9292");
+    expect((await parse(["controller", "--receiver-addr=127.0.0.1:0"])).receiverAddr).toBe("127.0.0.1:0");
+    expect((await parse(["controller", "--receiverAddr", ":9393"])).receiverAddr).toBe(":9393");
+    expect((await parse(deploymentArgs(false))).receiverAddr).toBe(":9292");
+  });
+
   it("refuses a boolean flag with a value that is not true or false, naming it", async () => {
     await expect(parse(["controller", "--enable-leader-election=maybe"])).rejects.toThrow(
       '--enable-leader-election takes true or false, got "maybe"',

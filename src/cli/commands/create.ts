@@ -3,6 +3,7 @@
 // goldens); without it the object is applied and waited for until Ready.
 import { Command } from "commander";
 import { clusterCommand } from "./create/create-cluster.js";
+import { receiverCommand } from "./create/create-receiver.js";
 import { sourceCommands } from "./create/create-sources.js";
 import { secretCommands, tenantCommand } from "./create/create-tenant-secrets.js";
 import { workloadCommands } from "./create/create-workloads.js";
@@ -15,5 +16,5 @@ export function createCommand(): Command {
     .addCommand(secretCommands())
     .addCommand(clusterCommand());
   for (const c of workloadCommands()) cmd.addCommand(c);
-  return cmd;
+  return cmd.addCommand(receiverCommand());
 }

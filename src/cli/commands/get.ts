@@ -1,5 +1,5 @@
 // `flotilla get`: the statuses of Flux objects, as `flux get` prints them — sources git|helm|chart|all,
-// kustomizations (ks), helmreleases (hr) and all — and of the fleet's clusters — with Flux's flags (-A, --no-header, -w,
+// kustomizations (ks), helmreleases (hr), receivers and all — and of the fleet's clusters — with Flux's flags (-A, --no-header, -w,
 // --status-selector, -l, --show-source) and kubectl's `-o json|yaml`.
 import { Command, Option } from "commander";
 import { addClusterFlags, clusterOf } from "../cluster-flags.js";
@@ -102,7 +102,11 @@ export function getCommand(): Command {
         "  flotilla get hr --show-source -n tenants",
       ),
     )
+    .addCommand(kindCommand("receivers", ["receiver"], GET_KINDS.Receiver, "  flotilla get receivers -A"))
     .addCommand(
-      allCommand([...SOURCES, GET_KINDS.HelmRelease, GET_KINDS.Kustomization], "Get all resources and statuses"),
+      allCommand(
+        [...SOURCES, GET_KINDS.HelmRelease, GET_KINDS.Kustomization, GET_KINDS.Receiver],
+        "Get all resources and statuses",
+      ),
     );
 }

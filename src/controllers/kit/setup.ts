@@ -14,6 +14,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
+import type { ReceiverCache } from "../receiver/receiver-cache.js";
 
 /** The controller process's flags that change how reconcilers behave (Flux's names). */
 export interface ControllerFlags {
@@ -25,6 +26,8 @@ export interface ControllerFlags {
   requeueDependencyMs?: number;
   /** The StrictPostBuildSubstitutions feature gate. */
   strictSubstitutions?: boolean;
+  /** The DriftWatch feature gate: applied objects edited or deleted by others are put back at once. */
+  driftWatch?: boolean;
   /** --artifact-max-size and --artifact-max-files: what an artifact may hold, made or unpacked. */
   artifactLimits?: ArtifactLimits;
 }
@@ -38,6 +41,8 @@ export interface ControllerDeps {
   storage: Storage;
   /** Source artifacts as their consumers read them. */
   sources: SourceFetcher;
+  /** The Receivers by webhook path: filled by the Receiver controller, read by the receiver server. */
+  receivers: ReceiverCache;
   flags: ControllerFlags;
 }
 

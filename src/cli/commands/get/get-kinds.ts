@@ -1,5 +1,6 @@
 // What `flotilla get` prints for each kind, column for column as the flux CLI (cmd/flux/get_*.go):
-// NAME [SOURCE] REVISION SUSPENDED READY MESSAGE, NAMESPACE first with -A, `<kind>/<name>` in `get all`.
+// NAME [SOURCE] REVISION SUSPENDED READY MESSAGE (receivers: no REVISION), NAMESPACE first with -A,
+// `<kind>/<name>` in `get all`.
 import { type KindEntry, SERVED_KINDS } from "../../../api/kinds.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { truncateHex } from "../../flux-table.js";
@@ -41,6 +42,8 @@ export interface GetKind {
   hasSource: boolean;
   /** The REVISION column's header where the kind shows something else there (a cluster's Kubernetes version). */
   revisionHeader?: string;
+  /** No REVISION column at all (flux's get receivers: NAME SUSPENDED READY MESSAGE). */
+  noRevision?: boolean;
   /** REVISION and MESSAGE of one object. */
   revisionAndMessage(o: FluxObject, ready: { status: string; message: string }): [revision: string, message: string];
   source?(o: FluxObject): string;
@@ -103,6 +106,13 @@ export const GET_KINDS = {
     ],
     source: (o) => ref(o, o.spec?.chartRef ?? o.spec?.chart?.spec?.sourceRef),
   },
+  // No revision: a Receiver has no source of its own (flux's get_receiver.go).
+  Receiver: {
+    entry: SERVED_KINDS.Receiver,
+    hasSource: false,
+    noRevision: true,
+    revisionAndMessage: (_o, r) => ["", r.message],
+  },
   // flotilla's fleet: a cluster's Kubernetes version where Flux's kinds show a revision.
   Cluster: {
     entry: SERVED_KINDS.Cluster,
@@ -133,7 +143,7 @@ export function headersOf(k: GetKind, o: RowOptions): string[] {
     ...(o.allNamespaces ? ["Namespace"] : []),
     "Name",
     ...(k.hasSource && o.showSource ? ["Source"] : []),
-    k.revisionHeader ?? "Revision",
+    ...(k.noRevision ? [] : [k.revisionHeader ?? "Revision"]),
     "Suspended",
     "Ready",
     "Message",
@@ -149,7 +159,7 @@ export function rowOf(k: GetKind, obj: FluxObject, o: RowOptions): string[] {
     ...(o.allNamespaces ? [obj.metadata.namespace ?? ""] : []),
     name,
     ...(k.hasSource && o.showSource ? [k.source!(obj)] : []),
-    revision,
+    ...(k.noRevision ? [] : [revision]),
     obj.spec?.suspend === true ? "True" : "False",
     ready.status,
     message,

@@ -79,7 +79,14 @@ const HELM_RELEASE: OperateKind = {
   },
 };
 
-export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, KUSTOMIZATION, HELM_RELEASE };
+// flux's receiverAdapter: the same line whatever the Receiver did.
+const RECEIVER: OperateKind = {
+  entry: SERVED_KINDS.Receiver,
+  human: "receiver",
+  success: () => "Receiver reconciliation completed",
+};
+
+export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, KUSTOMIZATION, HELM_RELEASE, RECEIVER };
 
 /** The sub-verbs under reconcile/suspend/resume, as flux spells them. */
 export const OPERATE_VERBS: { path: string[]; aliases: string[]; kind: OperateKind }[] = [
@@ -88,4 +95,5 @@ export const OPERATE_VERBS: { path: string[]; aliases: string[]; kind: OperateKi
   { path: ["source", "chart"], aliases: [], kind: HELM_CHART },
   { path: ["kustomization"], aliases: ["ks"], kind: KUSTOMIZATION },
   { path: ["helmrelease"], aliases: ["hr"], kind: HELM_RELEASE },
+  { path: ["receiver"], aliases: [], kind: RECEIVER },
 ];
