@@ -122,6 +122,21 @@ describe("which objects an entry points at", () => {
     ).toBe("kustomize.toolkit.fluxcd.io/v1");
     expect(labelSelectorOf({ app: "web", tier: "front" })).toBe("app=web,tier=front");
   });
+
+  it("only the toolkit's and the fleet's groups: a same-named kind of another group is refused, naming it", () => {
+    expect(() => targetOf({ kind: "Bucket", name: "*", apiVersion: "s3.aws.upbound.io/v1beta1" }, "ns", false)).toThrow(
+      'apiVersion "s3.aws.upbound.io/v1beta1" of Bucket "*" is not a Flux or flotilla kind',
+    );
+    expect(() => targetOf({ kind: "GitRepository", name: "a", apiVersion: "v1" }, "ns", false)).toThrow(
+      "is not a Flux or flotilla kind",
+    );
+    for (const apiVersion of [
+      "image.toolkit.fluxcd.io/v1",
+      "source.extensions.fluxcd.io/v1beta1",
+      "fleet.flotilla.dev/v1alpha1",
+    ])
+      expect(targetOf({ kind: "HelmRelease", name: "a", apiVersion }, "ns", false).apiVersion).toBe(apiVersion);
+  });
 });
 
 describe("the requestedAt value (Go's metav1.Now().String())", () => {

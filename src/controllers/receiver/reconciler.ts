@@ -98,7 +98,8 @@ export class ReceiverReconciler implements Reconciler {
 
     const hook = webhookPath(token, receiver.metadata.name, receiver.metadata.namespace!);
     const message = `Receiver initialized for path: ${hook}`;
-    if (receiver.status?.webhookPath !== hook) ctx.log.info(message);
+    // Logged without the path: for a generic Receiver the path is the secret (Flux logs it; we don't).
+    if (receiver.status?.webhookPath !== hook) ctx.log.info("Receiver initialized");
     const event = {
       reason: REASONS.succeeded,
       message: `Reconciliation finished, next run in ${formatDuration(intervalMs)}`,

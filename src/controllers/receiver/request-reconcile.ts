@@ -39,8 +39,19 @@ export function targetOf(entry: ReceiverResource, receiverNamespace: string, noC
   }
   const apiVersion = entry.apiVersion || DEFAULT_API_VERSIONS[entry.kind];
   if (!apiVersion) throw new ReconcileRequestFailed(`apiVersion must be specified for kind "${entry.kind}"`);
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  // The server acts as the controller's identity: Flux's notification-controller may only patch the
+  // toolkit's kinds (its RBAC), so an entry naming any other group (a Crossplane Bucket shares a kind
+  // name with Flux's) is refused rather than annotated with rights the Receiver's author may not have.
+  if (!RECEIVER_TARGET_GROUPS.some((g) => group === g || group.endsWith(`.${g}`)))
+    throw new ReconcileRequestFailed(
+      `apiVersion "${apiVersion}" of ${entry.kind} "${entry.name}" is not a Flux or flotilla kind: a Receiver may only ask the toolkit's objects (*.toolkit.fluxcd.io, *.extensions.fluxcd.io, fleet.flotilla.dev) to reconcile`,
+    );
   return { namespace, apiVersion };
 }
+
+/** The API groups a Receiver may target (and their subgroups). */
+const RECEIVER_TARGET_GROUPS = ["toolkit.fluxcd.io", "extensions.fluxcd.io", "fleet.flotilla.dev"];
 
 /** matchLabels as a label selector (`k=v,k2=v2`). */
 export const labelSelectorOf = (labels: Record<string, string>) =>
@@ -74,6 +85,10 @@ export async function requestReconciliation(
       `unable to read ${entry.kind} "${namespace}/${entry.name}" error: ${apiMessage(err)}`,
     );
   }
+  if (!mapping.namespaced)
+    throw new ReconcileRequestFailed(
+      `${entry.kind} of ${apiVersion} is cluster-scoped: a Receiver only asks namespaced objects`,
+    );
   let objects: KubeObject[];
   if (entry.name === "*") {
     if (!entry.matchLabels)
