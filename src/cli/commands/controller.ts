@@ -1,7 +1,7 @@
-// `flotilla controller`: the source and Kustomization controllers in one process, with Flux's flags.
+// `flotilla controller`: every controller in one process (sources, Kustomization, HelmRelease, Receiver, fleet), with Flux's flags.
 import { startDashboard } from "../../dashboard/server.js";
 import { Cluster } from "../../kube/cluster.js";
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import { parseFeatureGates } from "../../controllers/feature-gates.js";
 import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kubeconfig.js";
 import { inClusterEndpoint, isInCluster } from "../../kube/in-cluster.js";
@@ -10,7 +10,8 @@ import { fleetControllers } from "../../fleet/controllers.js";
 import { createLogger, type Level } from "../../runtime/logger.js";
 import { KubeconfigError } from "../../kube/errors.js";
 import { UsageError } from "../errors.js";
-import { durationFlag, goBoolOption, intFlag, positiveFlag, sizeFlag } from "../flags.js";
+import { durationFlag, intFlag, positiveFlag, sizeFlag } from "../flags.js";
+import { withControllerOptions } from "./controller/controller-options.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
 function address(flag: string, value: string): { host: string; port: number } {
@@ -22,168 +23,95 @@ function address(flag: string, value: string): { host: string; port: number } {
 }
 
 export function controllerCommand(): Command {
-  return (
-    new Command("controller")
-      .description("run the source and Kustomization controllers (in-cluster, or against --kubeconfig)")
-      .option("--kubeconfig <path>", "kubeconfig to use instead of the in-cluster service account")
-      .option("--concurrent <n>", "concurrent reconciles per controller", "4")
-      .addOption(
-        goBoolOption(
-          "--no-cross-namespace-refs",
-          "refuse sourceRefs and dependsOn to other namespaces (multi-tenancy lockdown)",
-          false,
-        ),
-      )
-      .option(
-        "--default-service-account <name>",
-        "service account impersonated when a Kustomization sets none (multi-tenancy lockdown)",
-      )
-      .addOption(
-        goBoolOption("--no-remote-bases", "refuse remote kustomize bases (flotilla refuses them in any case)", true),
-      )
-      .option("--watch-label-selector <selector>", "only reconcile objects matching this label selector (sharding)")
-      .option("--kube-api-qps <n>", "requests per second to each Kubernetes API", "50")
-      .option("--kube-api-burst <n>", "burst of requests to each Kubernetes API", "300")
-      .addOption(goBoolOption("--enable-leader-election", "elect a leader among replicas", true))
-      .option("--leader-election-lease-duration <d>", "lease duration", "35s")
-      .option("--leader-election-renew-deadline <d>", "renew deadline", "30s")
-      .option("--leader-election-retry-period <d>", "retry period", "5s")
-      .option(
-        "--runtime-namespace <ns>",
-        "namespace of the leader election lease",
-        process.env.RUNTIME_NAMESPACE ?? "flux-system",
-      )
-      .option("--storage-path <dir>", "artifact storage directory", "/data")
-      .option("--storage-addr <addr>", "artifact server listen address", ":9090")
-      .option("--storage-adv-addr <url>", "artifact server address advertised to consumers (http://host:port)")
-      .option("--health-addr <addr>", "/healthz, /readyz and /metrics listen address", ":9440")
-      .option(
-        "--receiver-addr <addr>",
-        "webhook receiver (Receiver objects' /hook/ paths) listen address; outside a cluster the default is a free loopback port, logged",
-        ":9292",
-      )
-      // notification-controller spells it --receiverAddr: a Flux Deployment's arguments work as written.
-      .addOption(new Option("--receiverAddr <addr>").hideHelp())
-      .option(
-        "--artifact-max-size <size>",
-        "largest artifact, unpacked (all files together; 1Gi, 512Mi or bytes): a bigger repository is refused when archived, a bigger archive when unpacked",
-        "1Gi",
-      )
-      .option(
-        "--artifact-max-files <n>",
-        "most files an artifact may hold: a repository with more is refused when archived, an archive with more when unpacked",
-        "100000",
-      )
-      .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
-      .option(
-        "--feature-gates <gates>",
-        "comma-separated Name=true|false; StrictPostBuildSubstitutions (default true) fails a Kustomization on an unset ${var}; DriftWatch (default true) puts back at once what others edit or delete",
-      )
-      .addOption(
-        goBoolOption("--install-crds", "install the CRDs before starting (useful against a local fleet)", false),
-      )
-      .addOption(
-        goBoolOption(
-          "--kamaji-discovery",
-          "make a fleet Cluster of every Kamaji TenantControlPlane (when Kamaji's CRD is served)",
-          true,
-        ),
-      )
-      .option("--dashboard-addr <addr>", "also serve the fleet dashboard on this address (off unless given)")
-      .addOption(
-        goBoolOption(
-          "--dashboard-read-only",
-          "the dashboard's actions are off: it would act as the controller's own identity",
-          true,
-        ),
-      )
-      .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
-      .action(async (opts, cmd: Command) => {
-        // Flags first: a mistyped flag is reported before anything touches a cluster. Outside a cluster the
-        // default addresses (":9090", ":9440": every interface, for a pod) bind loopback unless given; the
-        // receiver's (":9292") binds a free loopback port there, so controllers started side by side (tests,
-        // benchmarks) never collide on it (decision 0027).
-        const outside = !!opts.kubeconfig || !isInCluster();
-        const listen = (flag: string, key: string) => {
-          const a = address(flag, opts[key] as string);
-          return outside && cmd.getOptionValueSource(key) === "default" ? { ...a, host: "127.0.0.1" } : a;
-        };
-        const storage = listen("--storage-addr", "storageAddr");
-        const health = listen("--health-addr", "healthAddr");
-        const receiver = listen("--receiver-addr", "receiverAddr");
-        if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
-        const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
-        const featureGates = parseFeatureGates(opts.featureGates);
-        if (opts.noRemoteBases === false)
-          throw new UsageError(
-            "--no-remote-bases=false: flotilla never fetches remote kustomize bases; vendor them into the source instead",
-          );
-        const flags = {
-          concurrent: intFlag("--concurrent", opts.concurrent, 1),
-          kubeApiQps: positiveFlag("--kube-api-qps", opts.kubeApiQps),
-          kubeApiBurst: intFlag("--kube-api-burst", opts.kubeApiBurst, 1),
-          leaseDurationMs: durationFlag("--leader-election-lease-duration", opts.leaderElectionLeaseDuration),
-          renewDeadlineMs: durationFlag("--leader-election-renew-deadline", opts.leaderElectionRenewDeadline),
-          retryPeriodMs: durationFlag("--leader-election-retry-period", opts.leaderElectionRetryPeriod),
-          requeueDependencyMs: durationFlag("--requeue-dependency", opts.requeueDependency),
-          artifactLimits: {
-            maxSize: sizeFlag("--artifact-max-size", opts.artifactMaxSize),
-            maxFiles: intFlag("--artifact-max-files", opts.artifactMaxFiles, 1),
-          },
-        };
-        let endpoint;
-        if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG);
-        else if (isInCluster()) endpoint = inClusterEndpoint();
-        else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
-        const log = createLogger({ level: opts.logLevel as Level });
-        const manager = await startManager({
-          endpoint,
-          concurrent: flags.concurrent,
-          noCrossNamespaceRefs: opts.noCrossNamespaceRefs === true,
-          defaultServiceAccount: opts.defaultServiceAccount,
-          watchLabelSelector: opts.watchLabelSelector,
-          kubeApiQps: flags.kubeApiQps,
-          kubeApiBurst: flags.kubeApiBurst,
-          leaderElection: opts.enableLeaderElection === true,
-          leaseDurationMs: flags.leaseDurationMs,
-          renewDeadlineMs: flags.renewDeadlineMs,
-          retryPeriodMs: flags.retryPeriodMs,
-          runtimeNamespace: opts.runtimeNamespace,
-          storagePath: opts.storagePath,
-          storageHost: storage.host,
-          storagePort: storage.port,
-          storageAdvertisedAddress: opts.storageAdvAddr,
-          healthHost: health.host,
-          healthPort: health.port,
-          receiverHost: receiver.host,
-          receiverPort: receiver.port,
-          requeueDependencyMs: flags.requeueDependencyMs,
-          strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
-          driftWatch: featureGates.DriftWatch,
-          artifactLimits: flags.artifactLimits,
-          installCrds: opts.installCrds,
-          extraControllers: (cluster) => fleetControllers(cluster, { kamajiDiscovery: opts.kamajiDiscovery === true }),
-          log,
-        });
-        log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });
-        // A dashboard that cannot start stops the controller with it (not a manager left running headless).
-        const dashboard = dashboardAt
-          ? await startDashboard({
-              cluster: new Cluster(endpoint),
-              address: dashboardAt.host || "0.0.0.0",
-              port: dashboardAt.port,
-              readOnly: opts.dashboardReadOnly === true,
-              log: (line) => log.info(line),
-            }).catch(async (err: unknown) => {
-              await manager.stop();
-              throw err;
-            })
-          : undefined;
-        if (dashboard) log.info("dashboard serving", { url: dashboard.url, readOnly: opts.dashboardReadOnly === true });
-        const onSignal = () => void Promise.all([manager.stop(), dashboard?.close()]);
-        process.once("SIGTERM", onSignal);
-        process.once("SIGINT", onSignal);
-        process.exitCode = await manager.done;
-      })
-  );
+  return withControllerOptions(
+    new Command("controller").description(
+      "run the controllers — sources, Kustomization, HelmRelease, Receiver and the fleet layer — in one process (in-cluster, or against --kubeconfig)",
+    ),
+  ).action(async (opts, cmd: Command) => {
+    // Flags first: a mistyped flag is reported before anything touches a cluster. Outside a cluster the
+    // default addresses (":9090", ":9440": every interface, for a pod) bind loopback unless given; the
+    // receiver's (":9292") binds a free loopback port there, so controllers started side by side (tests,
+    // benchmarks) never collide on it (decision 0027).
+    const outside = !!opts.kubeconfig || !isInCluster();
+    const listen = (flag: string, key: string) => {
+      const a = address(flag, opts[key] as string);
+      return outside && cmd.getOptionValueSource(key) === "default" ? { ...a, host: "127.0.0.1" } : a;
+    };
+    const storage = listen("--storage-addr", "storageAddr");
+    const health = listen("--health-addr", "healthAddr");
+    const receiver = listen("--receiver-addr", "receiverAddr");
+    if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
+    const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
+    const featureGates = parseFeatureGates(opts.featureGates);
+    if (opts.noRemoteBases === false)
+      throw new UsageError(
+        "--no-remote-bases=false: flotilla never fetches remote kustomize bases; vendor them into the source instead",
+      );
+    const flags = {
+      concurrent: intFlag("--concurrent", opts.concurrent, 1),
+      kubeApiQps: positiveFlag("--kube-api-qps", opts.kubeApiQps),
+      kubeApiBurst: intFlag("--kube-api-burst", opts.kubeApiBurst, 1),
+      leaseDurationMs: durationFlag("--leader-election-lease-duration", opts.leaderElectionLeaseDuration),
+      renewDeadlineMs: durationFlag("--leader-election-renew-deadline", opts.leaderElectionRenewDeadline),
+      retryPeriodMs: durationFlag("--leader-election-retry-period", opts.leaderElectionRetryPeriod),
+      requeueDependencyMs: durationFlag("--requeue-dependency", opts.requeueDependency),
+      artifactLimits: {
+        maxSize: sizeFlag("--artifact-max-size", opts.artifactMaxSize),
+        maxFiles: intFlag("--artifact-max-files", opts.artifactMaxFiles, 1),
+      },
+    };
+    let endpoint;
+    if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG);
+    else if (isInCluster()) endpoint = inClusterEndpoint();
+    else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
+    const log = createLogger({ level: opts.logLevel as Level });
+    const manager = await startManager({
+      endpoint,
+      concurrent: flags.concurrent,
+      noCrossNamespaceRefs: opts.noCrossNamespaceRefs === true,
+      defaultServiceAccount: opts.defaultServiceAccount,
+      watchLabelSelector: opts.watchLabelSelector,
+      kubeApiQps: flags.kubeApiQps,
+      kubeApiBurst: flags.kubeApiBurst,
+      leaderElection: opts.enableLeaderElection === true,
+      leaseDurationMs: flags.leaseDurationMs,
+      renewDeadlineMs: flags.renewDeadlineMs,
+      retryPeriodMs: flags.retryPeriodMs,
+      runtimeNamespace: opts.runtimeNamespace,
+      storagePath: opts.storagePath,
+      storageHost: storage.host,
+      storagePort: storage.port,
+      storageAdvertisedAddress: opts.storageAdvAddr,
+      healthHost: health.host,
+      healthPort: health.port,
+      receiverHost: receiver.host,
+      receiverPort: receiver.port,
+      requeueDependencyMs: flags.requeueDependencyMs,
+      strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
+      driftWatch: featureGates.DriftWatch,
+      artifactLimits: flags.artifactLimits,
+      installCrds: opts.installCrds,
+      extraControllers: (cluster) => fleetControllers(cluster, { kamajiDiscovery: opts.kamajiDiscovery === true }),
+      log,
+    });
+    log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });
+    // A dashboard that cannot start stops the controller with it (not a manager left running headless).
+    const dashboard = dashboardAt
+      ? await startDashboard({
+          cluster: new Cluster(endpoint),
+          address: dashboardAt.host || "0.0.0.0",
+          port: dashboardAt.port,
+          readOnly: opts.dashboardReadOnly === true,
+          log: (line) => log.info(line),
+        }).catch(async (err: unknown) => {
+          await manager.stop();
+          throw err;
+        })
+      : undefined;
+    if (dashboard) log.info("dashboard serving", { url: dashboard.url, readOnly: opts.dashboardReadOnly === true });
+    const onSignal = () => void Promise.all([manager.stop(), dashboard?.close()]);
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+    process.exitCode = await manager.done;
+  });
 }

@@ -1,0 +1,83 @@
+// The flags of `flotilla controller`: Flux's controllers' flags (names, defaults, Go-style booleans) and
+// flotilla's own, declared apart from the action that reads them.
+import { type Command, Option } from "commander";
+import { goBoolOption } from "../../flags.js";
+
+export function withControllerOptions(command: Command): Command {
+  return (
+    command
+      .option("--kubeconfig <path>", "kubeconfig to use instead of the in-cluster service account")
+      .option("--concurrent <n>", "concurrent reconciles per controller", "4")
+      .addOption(
+        goBoolOption(
+          "--no-cross-namespace-refs",
+          "refuse sourceRefs and dependsOn to other namespaces (multi-tenancy lockdown)",
+          false,
+        ),
+      )
+      .option(
+        "--default-service-account <name>",
+        "service account impersonated when a Kustomization sets none (multi-tenancy lockdown)",
+      )
+      .addOption(
+        goBoolOption("--no-remote-bases", "refuse remote kustomize bases (flotilla refuses them in any case)", true),
+      )
+      .option("--watch-label-selector <selector>", "only reconcile objects matching this label selector (sharding)")
+      .option("--kube-api-qps <n>", "requests per second to each Kubernetes API", "50")
+      .option("--kube-api-burst <n>", "burst of requests to each Kubernetes API", "300")
+      .addOption(goBoolOption("--enable-leader-election", "elect a leader among replicas", true))
+      .option("--leader-election-lease-duration <d>", "lease duration", "35s")
+      .option("--leader-election-renew-deadline <d>", "renew deadline", "30s")
+      .option("--leader-election-retry-period <d>", "retry period", "5s")
+      .option(
+        "--runtime-namespace <ns>",
+        "namespace of the leader election lease",
+        process.env.RUNTIME_NAMESPACE ?? "flux-system",
+      )
+      .option("--storage-path <dir>", "artifact storage directory", "/data")
+      .option("--storage-addr <addr>", "artifact server listen address", ":9090")
+      .option("--storage-adv-addr <url>", "artifact server address advertised to consumers (http://host:port)")
+      .option("--health-addr <addr>", "/healthz, /readyz and /metrics listen address", ":9440")
+      .option(
+        "--receiver-addr <addr>",
+        "webhook receiver (Receiver objects' /hook/ paths) listen address; outside a cluster the default is a free loopback port, logged",
+        ":9292",
+      )
+      // notification-controller spells it --receiverAddr: a Flux Deployment's arguments work as written.
+      .addOption(new Option("--receiverAddr <addr>").hideHelp())
+      .option(
+        "--artifact-max-size <size>",
+        "largest artifact, unpacked (all files together; 1Gi, 512Mi or bytes): a bigger repository is refused when archived, a bigger archive when unpacked",
+        "1Gi",
+      )
+      .option(
+        "--artifact-max-files <n>",
+        "most files an artifact may hold: a repository with more is refused when archived, an archive with more when unpacked",
+        "100000",
+      )
+      .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
+      .option(
+        "--feature-gates <gates>",
+        "comma-separated Name=true|false; StrictPostBuildSubstitutions (default true) fails a Kustomization on an unset ${var}; DriftWatch (default true) puts back at once what others edit or delete",
+      )
+      .addOption(
+        goBoolOption("--install-crds", "install the CRDs before starting (useful against a local fleet)", false),
+      )
+      .addOption(
+        goBoolOption(
+          "--kamaji-discovery",
+          "make a fleet Cluster of every Kamaji TenantControlPlane (when Kamaji's CRD is served)",
+          true,
+        ),
+      )
+      .option("--dashboard-addr <addr>", "also serve the fleet dashboard on this address (off unless given)")
+      .addOption(
+        goBoolOption(
+          "--dashboard-read-only",
+          "the dashboard's actions are off: it would act as the controller's own identity",
+          true,
+        ),
+      )
+      .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
+  );
+}
