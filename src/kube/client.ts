@@ -171,8 +171,11 @@ export class KubeClient {
       if (response.statusCode < 400) {
         const type = String(response.headers["content-type"] ?? "");
         const body = (type.includes("json") && text ? JSON.parse(text) : text) as T;
-        // Writes are remembered, so watches can tell our own changes from other people's.
-        if (WRITES.has(method) && !url.searchParams.has("dryRun")) recentWrites.record(body);
+        // Writes and deletes are remembered, so watches can tell our own changes from other people's.
+        if (!url.searchParams.has("dryRun")) {
+          if (WRITES.has(method)) recentWrites.record(body);
+          else if (method === "DELETE") recentWrites.recordDelete(path, body);
+        }
         return body;
       }
       const error = this.errorFrom(method, url, response, text);

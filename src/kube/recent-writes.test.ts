@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RecentWrites } from "./recent-writes.js";
+import { deleteRef, deleteRefOfPath, RecentWrites } from "./recent-writes.js";
 
 const obj = (uid: string, rv: string) => ({ metadata: { uid, resourceVersion: rv } });
 
@@ -30,5 +30,40 @@ describe("RecentWrites", () => {
     now = 1500;
     expect(w.has("c", "1")).toBe(false);
     expect(w.size).toBe(0);
+  });
+
+  it("knows our own deletes by the uid the response carries, the deleted object or a Status naming it", () => {
+    const w = new RecentWrites();
+    w.recordDelete("/api/v1/namespaces/apps/configmaps/a", { kind: "Status", details: { name: "a", uid: "u-a" } });
+    w.recordDelete("/apis/apps/v1/namespaces/apps/deployments/web", { kind: "Deployment", metadata: { uid: "u-w" } });
+    expect(w.deleted("u-a", undefined)).toBe(true);
+    expect(w.deleted("u-w", deleteRef("apps", "deployments", "apps", "web"))).toBe(true);
+    // Someone else deleting the object we created again under that name: another uid.
+    expect(w.deleted("u-w2", deleteRef("apps", "deployments", "apps", "web"))).toBe(false);
+    expect(w.deleted("u-other", undefined)).toBe(false);
+  });
+
+  it("knows our own deletes by name for a short while: a deletion seen without a uid, or a response without one", () => {
+    let now = 0;
+    const w = new RecentWrites(100, 600_000, () => now, 30_000);
+    w.recordDelete("/api/v1/namespaces/apps/configmaps/a", { kind: "Status", details: { uid: "u-a" } });
+    w.recordDelete("/apis/rbac.authorization.k8s.io/v1/clusterroles/viewer", "");
+    const cm = deleteRef("", "configmaps", "apps", "a");
+    const role = deleteRef("rbac.authorization.k8s.io", "clusterroles", "", "viewer");
+    expect(w.deleted(undefined, cm)).toBe(true); // found gone on a relist
+    expect(w.deleted("u-any", role)).toBe(true); // our DELETE's response named no uid
+    expect(w.deleted(undefined, deleteRef("", "configmaps", "apps", "b"))).toBe(false);
+    now = 31_000;
+    expect(w.deleted(undefined, cm)).toBe(false);
+    expect(w.deleted("u-a", cm)).toBe(true); // the uid is kept as long as writes are
+  });
+
+  it("names an object's API path as group/resource/namespace/name, and nothing else", () => {
+    expect(deleteRefOfPath("/api/v1/namespaces/apps/configmaps/a")).toBe("/configmaps/apps/a");
+    expect(deleteRefOfPath("/api/v1/namespaces/apps")).toBe("/namespaces//apps");
+    expect(deleteRefOfPath("/apis/apps/v1/namespaces/x/deployments/web?dryRun=All")).toBe("apps/deployments/x/web");
+    expect(deleteRefOfPath("/api/v1/namespaces/apps/configmaps")).toBeUndefined();
+    expect(deleteRefOfPath("/api/v1/namespaces/apps/pods/p/eviction")).toBeUndefined();
+    expect(deleteRefOfPath("/healthz")).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
-import { deleteAndTime, driftTriggers, editAndTime, reconcileCounts, sleep } from "../support/drift.js";
+import { deleteAndTime, driftTriggers, editAndTime, fight, reconcileCounts, sleep } from "../support/drift.js";
 import {
   appFiles,
   cmPath,
@@ -62,6 +62,53 @@ describe("drift watch", () => {
       ]);
       const after = await mgmt.client.get<Kustomization>(ksPath(ns, "apps"));
       expect(after.status!.lastAppliedRevision).toBe(apps.status!.lastAppliedRevision);
+    } finally {
+      await tearDown(controller, ns);
+    }
+  });
+
+  it("a third party's annotation triggers nothing: only a change a re-apply would revert does", async () => {
+    const ns = await testNamespace(mgmt.client, "drift-annotate");
+    const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns));
+    try {
+      await createReadyKs(ns, "apps", { path: "./mgmt" });
+      await sleep(2000);
+      const before = await reconcileCounts(controller, "Kustomization", ns);
+      const note = { "example.com/note": "reviewed" };
+      await mgmt.client.patch(cmPath(ns), "merge", { metadata: { annotations: note } }, { fieldManager: "annotator" });
+      await sleep(5000); // well past the debounce
+      expect(await reconcileCounts(controller, "Kustomization", ns)).toEqual(before);
+      expect(driftTriggers(controller)).toEqual([]);
+
+      // The watch is alive: a hand edit of a field the Kustomization applies is put back, and it is the
+      // only trigger; the annotation (a field the Kustomization does not own) stays.
+      expect(await editAndTime(mgmt, cmPath(ns), "greeting", "hand")).toBeLessThan(30);
+      expect(driftTriggers(controller)).toEqual(["apps: edited by hand"]);
+      const cm = await mgmt.client.get<{ metadata: { annotations?: Record<string, string> } }>(cmPath(ns));
+      expect(cm.metadata.annotations).toMatchObject(note);
+    } finally {
+      await tearDown(controller, ns);
+    }
+  });
+
+  it("a write war backs off: a field another writer keeps setting is put back after 1, 2, 4, 8 s, naming that writer", async () => {
+    const ns = await testNamespace(mgmt.client, "drift-war");
+    const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns));
+    try {
+      await createReadyKs(ns, "apps", { path: "./mgmt" });
+      await sleep(2000);
+      const edits = await fight(mgmt, cmPath(ns), "greeting", "hello", "fighter", 20_000);
+      const triggers = driftTriggers(controller);
+      console.log(
+        `[drift-watch] write war: ${edits} edits by the fighter, ${triggers.length} drift reconciles in 20 s`,
+      );
+      // Without backoff a reconcile every ~1.2 s (~16); with it at ~1, ~3, ~7, ~15 s.
+      expect(triggers.length).toBeGreaterThanOrEqual(3);
+      expect(triggers.length).toBeLessThanOrEqual(6);
+      expect(new Set(triggers)).toEqual(new Set(["apps: edited by fighter"]));
+      const warnings = controller.logs.filter((l) => String(l.msg).includes("backing off"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ name: "apps", object: `${ns}_settings__ConfigMap`, manager: "fighter" });
     } finally {
       await tearDown(controller, ns);
     }

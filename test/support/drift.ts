@@ -20,6 +20,24 @@ export async function editAndTime(cluster: Cluster, path: string, key: string, m
   return secondsUntil(`${path} put back`, async () => (await read()) === want);
 }
 
+/**
+ * Another writer fighting the owner for `data[key]` of a ConfigMap for `ms`: each time it is back to
+ * what the owner applies (`applied`), it is set again as `manager`. How many times it set it.
+ */
+export async function fight(cluster: Cluster, path: string, key: string, applied: string, manager: string, ms: number) {
+  const until = Date.now() + ms;
+  let edits = 0;
+  while (Date.now() < until) {
+    const value = (await cluster.client.get<{ data?: Record<string, string> }>(path)).data?.[key];
+    if (value === applied) {
+      await cluster.client.patch(path, "merge", { data: { [key]: `set by ${manager}` } }, { fieldManager: manager });
+      edits++;
+    }
+    await sleep(200);
+  }
+  return edits;
+}
+
 /** Deletes an object; seconds until it exists again (a new object: another uid). */
 export async function deleteAndTime(cluster: Cluster, path: string): Promise<number> {
   const uid = async () => (await cluster.client.get<KubeObject>(path).catch(() => undefined))?.metadata.uid;

@@ -55,7 +55,7 @@ function start(cluster: Cluster) {
     cluster,
     gvk: { group: "", version: "v1", kind: "ConfigMap" },
     labelGroup: G,
-    fieldManager: FM,
+    own: { manager: FM, operation: "Apply" },
     exemption: () => undefined,
     budget,
     onChange: (c) => changes.push(c),
@@ -68,16 +68,21 @@ function start(cluster: Cluster) {
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe("KindWatch", () => {
-  it("reports an edit by another and a deletion with the owner and inventory id, not the initial list or additions", async () => {
+  it("reports an edit by another and a deletion with the owner and inventory id, not the initial list, additions or others' annotations", async () => {
     const edited = cm("a", "2", [
       entry(FM, "2026-01-01T00:00:00Z", {}),
       entry("kubectl-edit", "2026-01-01T00:01:00Z", { "f:data": { "f:a": {} } }),
+    ]);
+    const annotated = cm("b", "3", [
+      entry(FM, "2026-01-01T00:00:00Z", { "f:data": { "f:a": {} } }),
+      entry("kubectl-annotate", "2026-01-01T00:01:00Z", { "f:metadata": { "f:annotations": { "f:note": {} } } }),
     ]);
     const { cluster, queries } = fakeCluster(
       [[applied("a"), applied("b")]],
       [
         [
           { type: "ADDED", object: applied("c") },
+          { type: "MODIFIED", object: annotated },
           { type: "MODIFIED", object: edited },
           { type: "DELETED", object: applied("b") },
         ],
@@ -90,7 +95,9 @@ describe("KindWatch", () => {
       ["MODIFIED", "flux-system/ks", "apps_a__ConfigMap", "edited by kubectl-edit"],
       ["DELETED", "flux-system/ks", "apps_b__ConfigMap", "deleted"],
     ]);
-    expect(changes[0]).toMatchObject({ uid: "uid-a", resourceVersion: "2" });
+    expect(changes[0]).toMatchObject({ uid: "uid-a", resourceVersion: "2", manager: "kubectl-edit" });
+    // A deletion carries its name as our own deletes are recorded (kube/recent-writes.ts).
+    expect(changes[1]).toMatchObject({ uid: "uid-b", ref: "/configmaps/apps/b" });
     expect(budget.used).toBe(2); // a and c
     await watch.stop();
     expect(budget.used).toBe(0);
@@ -111,6 +118,7 @@ describe("KindWatch", () => {
       ["MODIFIED", "apps_a__ConfigMap", "fields removed"],
       ["DELETED", "apps_b__ConfigMap", "deleted (found on relist)"],
     ]);
+    expect(changes[1]).toMatchObject({ ref: "/configmaps/apps/b", uid: undefined });
     expect(budget.used).toBe(2); // a and new
     await watch.stop();
   });

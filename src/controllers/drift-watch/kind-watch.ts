@@ -1,10 +1,11 @@
 // One metadata-only watch of one kind on one cluster, of the objects carrying an owner's labels. It
-// keeps per object only a digest (trigger-rules.ts), never the object, and reports the changes that
-// should bring an owner's reconcile forward. The Watcher under it relists after 410 Gone and backs
-// off while the cluster is unreachable; a relist is compared with what was tracked, so what changed
-// or went while events were lost still counts.
+// keeps per object only a digest of our managedFields entry (trigger-rules.ts), never the object, and
+// reports the changes that should bring an owner's reconcile forward. The Watcher under it relists
+// after 410 Gone and backs off while the cluster is unreachable; a relist is compared with what was
+// tracked, so what changed or went while events were lost still counts.
 import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
+import { deleteRef } from "../../kube/recent-writes.js";
 import { type WatchEvent, Watcher } from "../../kube/watch.js";
 import { inventoryId } from "../../ssa/inventory.js";
 import {
@@ -12,6 +13,7 @@ import {
   judgeDeleted,
   judgeModified,
   ownerLabelSelector,
+  type Own,
   ownerOf,
   type Tracked,
   track,
@@ -26,6 +28,10 @@ export interface Change {
   id: string;
   uid?: string;
   resourceVersion?: string;
+  /** A deletion's `group/resource/namespace/name`, to tell our own deletes (kube/recent-writes.ts). */
+  ref?: string;
+  /** The newest writer other than us, for an edit. */
+  manager?: string;
   why: string;
 }
 
@@ -45,7 +51,7 @@ export interface KindWatchOptions {
   cluster: Cluster;
   gvk: GroupVersionKind;
   labelGroup: string;
-  fieldManager: string;
+  own: Own;
   exemption: Exemption;
   budget: Budget;
   onChange(change: Change): void;
@@ -62,6 +68,8 @@ export class KindWatch {
   private listed = false;
   private failing = false;
   private warnedBudget = false;
+  /** The kind's resource name (plural), once discovery gave it: for deletions' refs. */
+  private resource?: string;
 
   constructor(private readonly o: KindWatchOptions) {
     this.watcher = new Watcher(
@@ -83,6 +91,10 @@ export class KindWatch {
   }
 
   start(): void {
+    this.o.cluster.mapping(this.o.gvk).then(
+      (m) => (this.resource = m.resource),
+      () => {}, // the Watcher reports it
+    );
     this.watcher.start();
   }
 
@@ -114,7 +126,7 @@ export class KindWatch {
     }
     const deleteExempt = judgeDeleted(o, this.o.exemption).trigger === false;
     this.tracked.set(key, {
-      ...track(o, this.o.fieldManager),
+      ...track(o, this.o.own),
       owner: `${owner.namespace}/${owner.name}`,
       deleteExempt,
     });
@@ -124,12 +136,23 @@ export class KindWatch {
     if (this.tracked.delete(key)) this.o.budget.used--;
   }
 
-  private report(type: Change["type"], o: KubeObject, why: string, owner?: string): void {
+  private report(type: Change["type"], o: KubeObject, verdict: { why: string; by?: string }, owner?: string): void {
     const named = ownerOf(o, this.o.labelGroup);
     owner ??= named && `${named.namespace}/${named.name}`;
     if (!owner) return;
-    const { uid, resourceVersion } = o.metadata;
-    this.o.onChange({ type, owner, id: this.idOf(o), uid, resourceVersion, why });
+    const { uid, resourceVersion, namespace = "", name } = o.metadata;
+    const ref =
+      type === "DELETED" && this.resource ? deleteRef(this.o.gvk.group, this.resource, namespace, name) : undefined;
+    this.o.onChange({
+      type,
+      owner,
+      id: this.idOf(o),
+      uid,
+      resourceVersion,
+      why: verdict.why,
+      ...(ref ? { ref } : {}),
+      ...(verdict.by ? { manager: verdict.by } : {}),
+    });
   }
 
   private event(e: WatchEvent): void {
@@ -138,13 +161,13 @@ export class KindWatch {
     if (e.type === "DELETED") {
       this.forget(key);
       const verdict = judgeDeleted(e.object, this.o.exemption);
-      if (verdict.trigger) this.report("DELETED", e.object, verdict.why);
+      if (verdict.trigger) this.report("DELETED", e.object, verdict);
       return;
     }
     if (e.type !== "MODIFIED") return;
-    const verdict = judgeModified(this.tracked.get(key), e.object, this.o.fieldManager, this.o.exemption);
+    const verdict = judgeModified(this.tracked.get(key), e.object, this.o.own, this.o.exemption);
     this.remember(key, e.object);
-    if (verdict.trigger) this.report("MODIFIED", e.object, verdict.why);
+    if (verdict.trigger) this.report("MODIFIED", e.object, verdict);
   }
 
   /** The first list is the baseline; a later one (events were lost: 410 Gone) is compared with it. */
@@ -156,8 +179,8 @@ export class KindWatch {
       const key = keyOf(o);
       seen.add(key);
       if (first || !this.tracked.has(key)) this.remember(key, o);
-      else if (this.tracked.get(key)!.digest !== track(o, this.o.fieldManager).digest)
-        this.event({ type: "MODIFIED", object: o });
+      else if (this.tracked.get(key)!.own !== track(o, this.o.own).own) this.event({ type: "MODIFIED", object: o });
+      else this.remember(key, o);
     }
     if (first) return;
     for (const [key, entry] of [...this.tracked]) {
@@ -166,7 +189,7 @@ export class KindWatch {
       if (entry.deleteExempt) continue;
       const [namespace, name] = key.split("/") as [string, string];
       const gone = { apiVersion: "", kind: this.o.gvk.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
-      this.report("DELETED", gone, "deleted (found on relist)", entry.owner);
+      this.report("DELETED", gone, { why: "deleted (found on relist)" }, entry.owner);
     }
   }
 }

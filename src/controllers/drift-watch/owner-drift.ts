@@ -8,21 +8,21 @@ import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
 import { Cluster } from "../../kube/cluster.js";
 import { fingerprintOf } from "../../kube/cluster-pool.js";
 import { ForbiddenError, UnauthorizedError } from "../../kube/errors.js";
-import { recentWrites } from "../../kube/recent-writes.js";
 import type { Controller } from "../../runtime/controller.js";
 import { parseInventoryId } from "../../ssa/inventory.js";
+import { parseDuration } from "../../util/duration.js";
 import { type Targeting, targetCluster } from "../kustomization/target-cluster.js";
-import type { Change } from "./kind-watch.js";
-import { OwnerDebounce } from "./owner-debounce.js";
-import type { Exemption } from "./trigger-rules.js";
+import { OwnerDebounce, OwnerSerial } from "./owner-debounce.js";
+import { type DriftChange, freshOwner, ownerDue } from "./owner-due.js";
+import type { Exemption, Own } from "./trigger-rules.js";
 import { DriftWatchSet, type WatchedCluster } from "./watch-set.js";
 
 /** What differs between the kinds that own applied objects. */
 export interface OwnerKind {
   /** Owner labels on every applied object: `<labelGroup>/name`, `<labelGroup>/namespace`. */
   labelGroup: string;
-  /** The manager the owner's writes use (an entry of it that moved is its own write). */
-  fieldManager: string;
+  /** The managedFields entry of the owner's writes: a change counts only if it lost fields. */
+  own: Own;
   /** Its reconcile would not put drift back now (suspended, deleting, correction off). */
   idle(owner: KubeObject): boolean;
   /** Objects its reconcile leaves alone (opt-out labels or annotations). */
@@ -31,11 +31,12 @@ export interface OwnerKind {
 
 /** A burst of changes within this long is one reconcile. */
 const DEBOUNCE_MS = 1000;
+/** The longest a change waits while another writer keeps fighting the owner (or its interval). */
+const MAX_BACKOFF_MS = 5 * 60_000;
 /** A remote cluster refusing our credential re-reads its kubeconfig Secrets at most this often. */
 const REREAD_SECRETS_MS = 30_000;
 
-type Owner = KubeObject & Targeting & { status?: { inventory?: Inventory } };
-type DriftChange = Change & { cluster: string };
+type Owner = KubeObject & Targeting & { spec: { interval?: string }; status?: { inventory?: Inventory } };
 
 /** The kinds an inventory holds. */
 export function inventoryKinds(inventory: Inventory | undefined): GroupVersionKind[] {
@@ -76,36 +77,46 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
   const kindsOf = (o: Owner) => (kind.idle(o) ? [] : inventoryKinds(o.status?.inventory));
   /** Per owner, what its watches were resolved from: re-resolved only when that changes. */
   const resolvedFrom = new Map<string, string>();
-  const resolving = new Map<string, Promise<void>>();
   const secretsReread = new Map<string, number>();
   let stopped = false;
 
-  const due = (key: string, changes: DriftChange[], overflow: boolean) => {
-    const owner = cached(key);
-    if (stopped || !owner || kind.idle(owner)) return;
-    const cluster = watches.clusterOf(key);
-    const inventory = new Set(owner.status?.inventory?.entries.map((e) => e.id));
-    // Our own writes and prunes, and objects the inventory no longer names, are not drift.
-    const drift = changes.filter(
-      (c) =>
-        c.cluster === cluster &&
-        inventory.has(c.id) &&
-        !(c.type === "MODIFIED" && recentWrites.has(c.uid, c.resourceVersion)),
-    );
-    if (!drift.length && !overflow) return;
-    log.info("drift: reconciling now", {
-      namespace: owner.metadata.namespace,
-      name: owner.metadata.name,
-      changes: drift.slice(0, 5).map((c) => `${c.id} ${c.why}`),
-      ...(drift.length > 5 ? { more: drift.length - 5 } : {}),
-    });
-    controller.queue.add(key);
+  const ownerRef = (key: string) => {
+    const [namespace, name] = key.split("/") as [string, string];
+    const { group, version, kind: k } = controller.options.kind;
+    return { apiVersion: group ? `${group}/${version}` : version, kind: k, metadata: { name, namespace } };
   };
-  const debounce = new OwnerDebounce<DriftChange>(DEBOUNCE_MS, (key) => controller.queue.isProcessing(key), due);
+  const due = ownerDue<Owner>({
+    log,
+    baseDelayMs: DEBOUNCE_MS,
+    cached,
+    fresh: freshOwner((key) => local.get(ownerRef(key)), log),
+    idle: (o) => kind.idle(o),
+    clusterOf: (key) => watches.clusterOf(key),
+    enqueue: (key) => controller.queue.add(key),
+    stopped: () => stopped,
+  });
+  const intervalOf = (key: string) => {
+    try {
+      return parseDuration(cached(key)?.spec?.interval ?? "");
+    } catch {
+      return MAX_BACKOFF_MS;
+    }
+  };
+  const debounce = new OwnerDebounce<DriftChange>({
+    delayMs: DEBOUNCE_MS,
+    maxDelayMs: (key) => Math.min(MAX_BACKOFF_MS, intervalOf(key)),
+    busy: (key) => controller.queue.isProcessing(key),
+    due,
+  });
+  // One resolution at a time per owner. Never rejected: a failure must neither end the process nor
+  // hold up later resolutions or stop().
+  const resolving = new OwnerSerial((key, err) =>
+    log.error("drift watch: resolving the owner's watches failed", { owner: key, error: String(err) }),
+  );
 
   const watches = new DriftWatchSet({
     labelGroup: kind.labelGroup,
-    fieldManager: kind.fieldManager,
+    own: kind.own,
     exemption: kind.exemption,
     onChange: (change) => debounce.add(change.owner, `${change.cluster}|${change.id}`, change),
     onError: (target, gvk, err, first) => {
@@ -133,37 +144,46 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
     const from = JSON.stringify([owner.spec?.kubeConfig ?? null, kinds]);
     if (resolvedFrom.get(key) === from) return;
     resolvedFrom.set(key, from);
-    // One resolution at a time per owner; a superseded one is skipped.
-    const next = (resolving.get(key) ?? Promise.resolve()).then(async () => {
-      if (stopped || resolvedFrom.get(key) !== from) return;
-      if (!kinds.length) return watches.want(key, undefined, []);
+    void resolving.run(key, async () => {
+      if (stopped || resolvedFrom.get(key) !== from) return; // superseded
+      let target: WatchedCluster | undefined;
       try {
-        const target = await watchTarget(local, owner);
-        if (!stopped && resolvedFrom.get(key) === from) watches.want(key, target, kinds);
+        if (kinds.length) target = await watchTarget(local, owner);
       } catch (err) {
-        // No Secret yet, a bad kubeconfig: its reconcile says so; tried again at its next status change.
-        if (resolvedFrom.get(key) === from) resolvedFrom.delete(key);
-        watches.want(key, undefined, []);
         log.debug("drift watch: no target cluster", { owner: key, error: (err as Error).message });
       }
+      if (stopped || resolvedFrom.get(key) !== from) return;
+      // No Secret yet, a bad kubeconfig: its reconcile says so; tried again at its next status change.
+      if (kinds.length && !target) resolvedFrom.delete(key);
+      try {
+        watches.want(key, target, target ? kinds : []);
+      } catch (err) {
+        resolvedFrom.delete(key);
+        throw err;
+      }
     });
-    resolving.set(key, next);
-    void next.finally(() => resolving.get(key) === next && resolving.delete(key));
   };
 
   controller.informer.addHandlers({
     add: sync,
     update: (_, n) => sync(n),
     delete: (o) => {
-      resolvedFrom.delete(keyOf(o));
-      watches.want(keyOf(o), undefined, []);
+      const key = keyOf(o);
+      resolvedFrom.delete(key);
+      debounce.forget(key);
+      due.forget(key);
+      try {
+        watches.want(key, undefined, []);
+      } catch (err) {
+        log.error("drift watch: releasing the owner's watches failed", { owner: key, error: String(err) });
+      }
     },
   });
   controller.attach({
     stop: async () => {
       stopped = true;
       debounce.stop();
-      await Promise.all(resolving.values());
+      await resolving.settled();
       await watches.stop();
     },
   });

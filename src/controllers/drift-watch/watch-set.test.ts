@@ -17,7 +17,7 @@ function set(maxKinds?: number) {
   const errors: string[] = [];
   const s = new DriftWatchSet({
     labelGroup: "kustomize.toolkit.fluxcd.io",
-    fieldManager: "kustomize-controller",
+    own: { manager: "kustomize-controller", operation: "Apply" },
     exemption: () => undefined,
     onChange: () => {},
     onError: (t, gvk, _err, first) => first && errors.push(`${t.name} ${gvk.kind}`),

@@ -6,11 +6,11 @@
 //
 // Bounded (decision 0026): per cluster at most MAX_KINDS watches (kinds past it are not watched: their
 // drift is put back at the interval, as before) and MAX_TRACKED objects tracked (~200 bytes each: a
-// digest, no body), so at most ~20 MB per cluster however many objects its inventories name.
+// digest of our entry, no body), so at most ~20 MB per cluster however many objects its inventories name.
 import type { GroupVersionKind } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { type Budget, type Change, KindWatch } from "./kind-watch.js";
-import type { Exemption } from "./trigger-rules.js";
+import type { Exemption, Own } from "./trigger-rules.js";
 
 const MAX_KINDS = 64;
 const MAX_TRACKED = 100_000;
@@ -26,7 +26,7 @@ export interface WatchedCluster {
 
 export interface WatchSetOptions {
   labelGroup: string;
-  fieldManager: string;
+  own: Own;
   exemption: Exemption;
   onChange(change: Change & { cluster: string }): void;
   onError(target: WatchedCluster, gvk: GroupVersionKind, err: unknown, first: boolean): void;
@@ -155,7 +155,7 @@ export class DriftWatchSet {
         cluster: entry.target.cluster,
         gvk: kind.gvk,
         labelGroup: this.o.labelGroup,
-        fieldManager: this.o.fieldManager,
+        own: this.o.own,
         exemption: this.o.exemption,
         budget: entry.budget,
         onChange: (change) => this.o.onChange({ ...change, cluster: entry.target.key }),

@@ -29,6 +29,8 @@ describe("HelmRelease drift watch rules", () => {
     expect(HELM_RELEASE_OWNER.exemption(obj({ annotations: { [`${G}/driftDetection`]: "disabled" } }), false)).toBe(
       `${G}/driftDetection: disabled`,
     );
-    expect(HELM_RELEASE_OWNER).toMatchObject({ labelGroup: G, fieldManager: "helm" });
+    // helm writes as an Apply (--server-side) or an Update: any operation of its manager is its own.
+    expect(HELM_RELEASE_OWNER).toMatchObject({ labelGroup: G, own: { manager: "helm" } });
+    expect(HELM_RELEASE_OWNER.own.operation).toBeUndefined();
   });
 });

@@ -12,9 +12,10 @@ import { DRIFT_OPT_OUT, optedOut } from "./drift/drift.js";
 
 export const HELM_RELEASE_OWNER: OwnerKind = {
   labelGroup: HELM_GROUP,
-  // What helm v4 applies with, and what the drift correction applies as (drift/drift.ts): a moved
-  // entry of it is a release action or a correction, not someone else's edit.
-  fieldManager: "helm",
+  // What helm v4 writes with — an Apply with --server-side, an Update without — and what the drift
+  // correction applies as (drift/drift.ts), so any operation: a field taken from it is drift the
+  // correction puts back (unless an ignore rule drops it: then it is taken once and stays taken).
+  own: { manager: "helm" },
   idle: (o) => {
     const hr = o as HelmRelease;
     return (

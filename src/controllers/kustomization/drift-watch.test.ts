@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../api/meta/object.js";
-import { KUSTOMIZATION_OWNER, kustomizationExemption } from "./drift-watch.js";
+import { KUSTOMIZATION_OWNER, kustomizationExemption, kustomizationOwner } from "./drift-watch.js";
 
 const G = "kustomize.toolkit.fluxcd.io";
 const obj = (annotations: Record<string, string> = {}): KubeObject => ({
@@ -25,6 +25,14 @@ describe("Kustomization drift watch rules", () => {
     expect(KUSTOMIZATION_OWNER.idle(ks({}))).toBe(false);
     expect(KUSTOMIZATION_OWNER.idle(ks({ suspend: true }))).toBe(true);
     expect(KUSTOMIZATION_OWNER.idle(ks({}, { deletionTimestamp: "2026-01-01T00:00:00Z" }))).toBe(true);
-    expect(KUSTOMIZATION_OWNER).toMatchObject({ labelGroup: G, fieldManager: "kustomize-controller" });
+    expect(KUSTOMIZATION_OWNER).toMatchObject({
+      labelGroup: G,
+      own: { manager: "kustomize-controller", operation: "Apply" },
+    });
+  });
+
+  it("counts as its own only the Apply entry of the field manager its reconciler applies as", () => {
+    expect(kustomizationOwner("platform-applier").own).toEqual({ manager: "platform-applier", operation: "Apply" });
+    expect(kustomizationOwner().own).toEqual({ manager: "kustomize-controller", operation: "Apply" });
   });
 });

@@ -1,6 +1,6 @@
 // A Kustomization's applied objects, watched for drift (decision 0026; the machinery is in
-// ../drift-watch/): what it labels them with, its field manager, when it would not put drift back,
-// and the objects it leaves alone. Off with --feature-gates=DriftWatch=false.
+// ../drift-watch/): what it labels them with, its field manager's Apply entry, when it would not put
+// drift back, and the objects it leaves alone. Off with --feature-gates=DriftWatch=false.
 import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -8,6 +8,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import type { Controller } from "../../runtime/controller.js";
 import { ANNOTATIONS, reconcileDisabled, ssaPolicy } from "../../ssa/metadata.js";
 import { type OwnerKind, watchOwnerDrift } from "../drift-watch/owner-drift.js";
+import { KustomizationReconciler } from "./reconciler.js";
 
 /**
  * What the reconcile would not put back: `reconcile: disabled` and `ssa: Ignore` never, `ssa:
@@ -20,14 +21,22 @@ export function kustomizationExemption(obj: KubeObject, deleted: boolean): strin
   return undefined;
 }
 
-export const KUSTOMIZATION_OWNER: OwnerKind = {
+/** The reconciler's default field manager (Flux's). */
+const FIELD_MANAGER = "kustomize-controller";
+
+/** A Kustomization's objects: ours is the Apply entry of the field manager its reconciler applies as. */
+export const kustomizationOwner = (fieldManager = FIELD_MANAGER): OwnerKind => ({
   labelGroup: KUSTOMIZE_GROUP,
-  // The reconciler's field manager (Flux's).
-  fieldManager: "kustomize-controller",
+  own: { manager: fieldManager, operation: "Apply" },
   idle: (o) => Boolean((o as Kustomization).spec?.suspend || o.metadata.deletionTimestamp),
   exemption: kustomizationExemption,
-};
+});
+
+export const KUSTOMIZATION_OWNER = kustomizationOwner();
 
 export function watchKustomizationDrift(controller: Controller, local: Cluster): void {
-  watchOwnerDrift(controller, local, KUSTOMIZATION_OWNER);
+  const reconciler = controller.options.reconciler;
+  // Its options.fieldManager, when it was given one (the manager's flags leave the default).
+  const fieldManager = reconciler instanceof KustomizationReconciler ? reconciler["options"].fieldManager : undefined;
+  watchOwnerDrift(controller, local, kustomizationOwner(fieldManager));
 }
