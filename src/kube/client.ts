@@ -111,7 +111,7 @@ export class KubeClient {
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
       headers["content-type"] = options.contentType ?? "application/json";
     }
-    await entry.limiter.take();
+    await entry.limiterFor(url.pathname).take();
     if (!options.stream) count(method, url);
     try {
       return await request(url, {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
 import { type DynamicCredential, ExecCredential, TokenFile } from "./credentials.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
-import { DEFAULT_RATE_LIMIT, type RateLimit, TokenBucket } from "./rate-limiter.js";
+import { DEFAULT_RATE_LIMIT, type RateLimit, rateLimitKey, TokenBucket } from "./rate-limiter.js";
 
 /** Why an entry was closed: its name's kubeconfig moved to another credential, unused, or process end. */
 export type CloseReason = "replaced" | "idle" | "shutdown";
@@ -36,9 +36,10 @@ export function fingerprintOf(endpoint: ClusterEndpoint): string {
   ]);
 }
 
-/** One cluster+credential: its connection (made on first request), rate limiter and credential caches. */
+/** One cluster+credential: its connection (made on first request), rate limiters and credential caches. */
 export class PoolEntry {
-  readonly limiter: TokenBucket;
+  /** One token bucket per API resource kind (rate-limiter.ts). */
+  private readonly limiters = new Map<string, TokenBucket>();
   readonly sources = new Set<string>();
   /** Closed by the pool: clients holding it take a fresh entry for their next request. */
   closed = false;
@@ -53,8 +54,15 @@ export class PoolEntry {
     readonly endpoint: ClusterEndpoint,
     private readonly pool: ClusterPool,
   ) {
-    this.limiter = new TokenBucket(pool.rateLimit);
     this.lastUsedAt = pool.now();
+  }
+
+  /** The token bucket a request to `pathname` draws from (its resource kind's). */
+  limiterFor(pathname: string): TokenBucket {
+    const key = rateLimitKey(pathname);
+    let bucket = this.limiters.get(key);
+    if (!bucket) this.limiters.set(key, (bucket = new TokenBucket(this.pool.rateLimit)));
+    return bucket;
   }
 
   /** Holds an open connection (made at the first request, dropped when the entry is closed). */

@@ -23,8 +23,12 @@ export function withControllerOptions(command: Command): Command {
         goBoolOption("--no-remote-bases", "refuse remote kustomize bases (flotilla refuses them in any case)", true),
       )
       .option("--watch-label-selector <selector>", "only reconcile objects matching this label selector (sharding)")
-      .option("--kube-api-qps <n>", "requests per second to each Kubernetes API", "50")
-      .option("--kube-api-burst <n>", "burst of requests to each Kubernetes API", "300")
+      .option(
+        "--kube-api-qps <n>",
+        "requests per second to each resource kind of each Kubernetes API (as Flux: one limiter per kind)",
+        "50",
+      )
+      .option("--kube-api-burst <n>", "burst of requests to each resource kind of each Kubernetes API", "300")
       .addOption(goBoolOption("--enable-leader-election", "elect a leader among replicas", true))
       .option("--leader-election-lease-duration <d>", "lease duration", "35s")
       .option("--leader-election-renew-deadline <d>", "renew deadline", "30s")
