@@ -1,8 +1,9 @@
 // helm v4's --post-renderer takes the NAME of a plugin of type postrenderer/v1 found in HELM_PLUGINS
 // (helm pkg/postrenderer, internal/plugin/runtime_subprocess.go: manifests on stdin, the result on
 // stdout, empty output an error). flotilla installs one per HelmRelease into the run's private helm
-// home whose command is this same flotilla — `flotilla helm-post-render --config <file>` with the
-// HelmRelease's post-render fields in that file. helm drops a plugin's stderr and reports only
+// home whose command is this same flotilla's post-render entry (plugin-main.ts: `node plugin-main.js
+// --config <file>`, the work of `flotilla helm-post-render`) with the HelmRelease's post-render fields
+// in that file. helm drops a plugin's stderr and reports only
 // "exited with error", so the verb also leaves its message in the plugin directory (postRenderFailure).
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,8 +14,13 @@ import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import { FlotillaError } from "../../../util/errors.js";
 import { postRender } from "./render.js";
 
-/** The CLI entry of this installation (bin/flotilla.js next to dist/ and src/). */
-const CLI_ENTRY = fileURLToPath(new URL("../../../../bin/flotilla.js", import.meta.url));
+/**
+ * The plugin's entry in this installation's dist/ (from src/ under tests as from dist/: both sit four
+ * levels under the root), a module that loads only the post-render code.
+ */
+const PLUGIN_ENTRY = fileURLToPath(
+  new URL("../../../../dist/controllers/helmrelease/post-render/plugin-main.js", import.meta.url),
+);
 const CONFIG = "helmrelease.json";
 const FAILURE = "failure.txt";
 
@@ -36,9 +42,9 @@ const pluginDir = (home: HelmHome, hr: HelmRelease) => join(home.dir, "plugins",
  */
 export function preparePostRenderer(home: HelmHome, hr: HelmRelease): string[] {
   // helm splits the command at spaces and expands $VARS in every argument: paths must survive both.
-  if (process.execPath.includes(" ") || /[$]/.test(process.execPath + CLI_ENTRY))
+  if (process.execPath.includes(" ") || /[$]/.test(process.execPath + PLUGIN_ENTRY))
     throw new PostRendererSetupError(
-      `cannot install the HelmRelease post-renderer: helm cannot run ${process.execPath} ${CLI_ENTRY} (a space or '$' in the path); install node and flotilla under paths without them`,
+      `cannot install the HelmRelease post-renderer: helm cannot run ${process.execPath} ${PLUGIN_ENTRY} (a space or '$' in the path); install node and flotilla under paths without them`,
     );
   const dir = pluginDir(home, hr);
   mkdirSync(dir, { recursive: true });
@@ -62,7 +68,7 @@ export function preparePostRenderer(home: HelmHome, hr: HelmRelease): string[] {
       platformCommand: [
         {
           command: process.execPath,
-          args: [CLI_ENTRY, "helm-post-render", "--config", `\${HELM_PLUGIN_DIR}/${CONFIG}`],
+          args: [PLUGIN_ENTRY, "--config", `\${HELM_PLUGIN_DIR}/${CONFIG}`],
         },
       ],
     },
