@@ -118,7 +118,7 @@ export class KubeClient {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        dispatcher: entry.dispatcher(dynamic),
+        dispatcher: entry.dispatcher(dynamic, options.stream),
         signal: options.signal,
         headersTimeout: options.timeoutMs ?? 60_000,
         bodyTimeout: options.stream ? 0 : (options.timeoutMs ?? 60_000),

@@ -45,7 +45,7 @@ export class PoolEntry {
   closed = false;
   lastUsedAt: number;
   private inFlight = 0;
-  private connection?: { certKey: string; dispatcher: Dispatcher };
+  private connection?: { certKey: string; dispatcher: Dispatcher; streams: Dispatcher };
   private tokenFile?: TokenFile;
   private exec?: ExecCredential;
 
@@ -95,26 +95,33 @@ export class PoolEntry {
     return undefined;
   }
 
-  /** The connection for the credential in use; an exec plugin's new client certificate gets a new one. */
-  dispatcher(dynamic?: DynamicCredential): Dispatcher {
+  /**
+   * The connection for the credential in use; an exec plugin's new client certificate gets a new one.
+   * Watch streams (`stream`) get sockets of their own, without the requests' limit: over HTTP/1.1 each
+   * open watch holds a socket for minutes, and a process watching many kinds (informers, the drift
+   * watch) must never leave its requests — or an informer's next watch — waiting for a free socket.
+   */
+  dispatcher(dynamic?: DynamicCredential, stream = false): Dispatcher {
     const { endpoint } = this;
     const cert = endpoint.certPem ?? dynamic?.certPem;
     const key = endpoint.keyPem ?? dynamic?.keyPem;
     const certKey = hashOf([cert, key]);
-    if (this.connection?.certKey === certKey) return this.connection.dispatcher;
-    if (this.connection) this.closeConnection(this.connection.dispatcher);
-    const connect = {
-      ca: endpoint.caPem,
-      cert,
-      key,
-      servername: endpoint.tlsServerName,
-      rejectUnauthorized: !endpoint.insecureSkipTlsVerify,
-    };
-    const dispatcher = endpoint.proxyUrl
-      ? new ProxyAgent({ uri: endpoint.proxyUrl, requestTls: connect })
-      : new Agent({ connect, connections: 32, keepAliveTimeout: 30_000, pipelining: 1 });
-    this.connection = { certKey, dispatcher };
-    return dispatcher;
+    if (this.connection?.certKey !== certKey) {
+      if (this.connection) void this.closeConnection(this.connection);
+      const connect = {
+        ca: endpoint.caPem,
+        cert,
+        key,
+        servername: endpoint.tlsServerName,
+        rejectUnauthorized: !endpoint.insecureSkipTlsVerify,
+      };
+      const agent = (connections?: number) =>
+        endpoint.proxyUrl
+          ? new ProxyAgent({ uri: endpoint.proxyUrl, requestTls: connect })
+          : new Agent({ connect, connections, keepAliveTimeout: 30_000, pipelining: 1 });
+      this.connection = { certKey, dispatcher: agent(32), streams: agent(undefined) };
+    }
+    return stream ? this.connection!.streams : this.connection!.dispatcher;
   }
 
   /** Drops the connection and the credential caches. Graceful: requests already sent complete. */
@@ -123,12 +130,12 @@ export class PoolEntry {
     this.connection = undefined;
     this.tokenFile = undefined;
     this.exec = undefined;
-    if (connection) await this.closeConnection(connection.dispatcher);
+    if (connection) await this.closeConnection(connection);
   }
 
-  private closeConnection(dispatcher: Dispatcher): Promise<void> {
+  private async closeConnection(connection: { dispatcher: Dispatcher; streams: Dispatcher }): Promise<void> {
     this.pool.connectionsClosed++;
-    return dispatcher.close().catch(() => undefined);
+    await Promise.all([connection.dispatcher, connection.streams].map((d) => d.close().catch(() => undefined)));
   }
 }
 
