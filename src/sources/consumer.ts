@@ -69,11 +69,11 @@ export class SourceFetcher {
   }
 
   /** The source object; SourceNotFoundError when it does not exist. */
-  async source<T extends object = KubeObject>(ref: SourceRef, defaultNamespace: string): Promise<T> {
+  async source<T extends object = KubeObject>(ref: SourceRef, defaultNamespace: string, fresh = false): Promise<T> {
     const ns = ref.namespace ?? defaultNamespace;
     const kind = SOURCE_KINDS[ref.kind];
     if (!kind) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
-    for (const lookup of this.lookups) {
+    for (const lookup of fresh ? [] : this.lookups) {
       const cached = lookup(ref.kind, ref.name, ns);
       if (cached) return cached as T;
     }
@@ -88,7 +88,11 @@ export class SourceFetcher {
   }
 
   async artifactOf(ref: SourceRef, defaultNamespace: string): Promise<Artifact> {
-    const obj = await this.source<{ status?: { artifact?: Artifact } }>(ref, defaultNamespace);
+    let obj = await this.source<{ status?: { artifact?: Artifact } }>(ref, defaultNamespace);
+    // A cache may lag the status write that gave the source its first artifact: ask the API before
+    // reporting "not found" (and waiting --requeue-dependency) for what is already there.
+    if (!obj.status?.artifact?.url && this.lookups.length)
+      obj = await this.source<{ status?: { artifact?: Artifact } }>(ref, defaultNamespace, true);
     const id = `${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`;
     if (!obj.status?.artifact?.url) throw new ArtifactNotReadyError(`Source artifact not found for '${id}'`);
     return obj.status.artifact;

@@ -70,6 +70,7 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       `flotilla.dev/shard=${opts.shard}`,
       "--install-crds",
       ...(opts.extraArgs ?? []),
+      ...(process.env.FLOTILLA_TEST_CONTROLLER_LOG === "debug" ? ["--log-level", "debug"] : []),
     ],
     { stdio: ["ignore", "ignore", "pipe"], env: opts.env ?? process.env },
   );
@@ -80,6 +81,8 @@ export function startController(opts: ControllerOptions): ControllerProcess {
     const lines = (pending + d.toString()).split("\n");
     pending = lines.pop() ?? "";
     for (const line of lines) {
+      // FLOTILLA_TEST_CONTROLLER_LOG=1 (=debug: at debug level) echoes the controller's log while a test runs.
+      if (process.env.FLOTILLA_TEST_CONTROLLER_LOG) process.stderr.write(`[controller] ${line}\n`);
       try {
         logs.push(JSON.parse(line) as Record<string, unknown>);
       } catch {

@@ -97,6 +97,10 @@ export async function startHelmReleaseEnv(
         async () => {
           const o = await hr(name);
           const c = condOf(o, "Ready");
+          // A release whose chart is merely not fetched yet ("HelmChart '…' is not ready", no reason after it)
+          // is on its way, not the outcome a test waits for: the chart's own failure comes with its message.
+          const chartPending = c?.reason === "SourceNotReady" && /is not ready$/.test(c.message ?? "");
+          if (status === "False" && chartPending) return undefined;
           return c?.status === status && c.observedGeneration === o.metadata.generation ? o : undefined;
         },
         timeoutMs,

@@ -38,7 +38,11 @@ export async function waitReady(cluster: Cluster, obj: KubeObject, human: string
       const ready = live.status?.conditions?.find((c) => c.type === "Ready");
       if (s.state === "current" && ready?.status === "True") return live;
       // Waiting for another object (a HelmRelease's chart being fetched, a dependency) is progress, not failure.
-      const waitingOnOther = ready?.status === "False" && WAITING_REASONS.has(ready.reason ?? "");
+      // A source without its first artifact yet (ArtifactFailed "Source artifact not found", retried) too.
+      const waitingOnOther =
+        ready?.status === "False" &&
+        (WAITING_REASONS.has(ready.reason ?? "") ||
+          (ready.reason === "ArtifactFailed" && (ready.message ?? "").startsWith("Source artifact not found")));
       if (s.state === "current" && ready?.status === "False" && !waitingOnOther)
         throw new NotReadyError(`${human} ${obj.metadata.name} is not ready: ${ready.message ?? ready.reason ?? ""}`);
       if (s.state === "failed") throw new NotReadyError(`${human} ${obj.metadata.name} stalled: ${s.message}`);
