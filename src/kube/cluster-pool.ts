@@ -6,10 +6,14 @@
 // under a name now carries another credential (a re-issued admin certificate): a long-running
 // controller must not keep connections, discovery and credentials of clusters it no longer talks to.
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
 import { type DynamicCredential, ExecCredential, TokenFile } from "./credentials.js";
 import type { ClusterEndpoint } from "./kubeconfig.js";
 import { DEFAULT_RATE_LIMIT, type RateLimit, rateLimitKey, TokenBucket } from "./rate-limiter.js";
+
+/** How long a closing connection lets requests under way finish before it is destroyed. */
+const CLOSE_GRACE_MS = 10_000;
 
 /** Why an entry was closed: its name's kubeconfig moved to another credential, unused, or process end. */
 export type CloseReason = "replaced" | "idle" | "shutdown";
@@ -133,9 +137,20 @@ export class PoolEntry {
     if (connection) await this.closeConnection(connection);
   }
 
+  /**
+   * Requests under way may finish (for at most CLOSE_GRACE_MS); watch streams are cut at once: a graceful
+   * close would wait for a watch to end on its own (minutes), and a watcher still needed reconnects.
+   */
   private async closeConnection(connection: { dispatcher: Dispatcher; streams: Dispatcher }): Promise<void> {
     this.pool.connectionsClosed++;
-    await Promise.all([connection.dispatcher, connection.streams].map((d) => d.close().catch(() => undefined)));
+    const graceful = Promise.race([
+      connection.dispatcher.close(),
+      sleep(CLOSE_GRACE_MS, undefined, { ref: false }),
+    ]).catch(() => undefined);
+    await Promise.all([
+      graceful.then(() => connection.dispatcher.destroy().catch(() => undefined)),
+      connection.streams.destroy().catch(() => undefined),
+    ]);
   }
 }
 
