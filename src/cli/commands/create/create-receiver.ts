@@ -4,27 +4,15 @@
 // for any Flux, and an applied Receiver of a type flotilla does not verify is refused by its
 // controller with a Stalled condition naming it (what the wait then prints).
 import { Command, Option } from "commander";
+import { RECEIVER_TYPES } from "../../../api/notification/receiver.js";
 import { UsageError } from "../../errors.js";
 import { metadata } from "./build-sources.js";
 import { type CreateFlags, exportOrApply, metaOf, withCreateFlags } from "./create-common.js";
 import { collectSlice } from "./flux-refs.js";
 import type { Handled } from "../operate/reconcile-wait.js";
 
-/** flux's internal/flags supportedReceiverTypes (generic-oidc is not among them). */
-export const CLI_RECEIVER_TYPES = [
-  "generic",
-  "generic-hmac",
-  "github",
-  "gitlab",
-  "bitbucket",
-  "harbor",
-  "dockerhub",
-  "quay",
-  "gcr",
-  "nexus",
-  "acr",
-  "cdevents",
-];
+/** flux's internal/flags supportedReceiverTypes: the API's types, in its order, without generic-oidc. */
+export const CLI_RECEIVER_TYPES: readonly string[] = RECEIVER_TYPES.filter((t) => t !== "generic-oidc");
 
 interface ReceiverFlags extends CreateFlags {
   type?: string;
