@@ -64,7 +64,8 @@ describe("fetching a source's artifact for its consumers", () => {
     const dir = fetched[0]!.dir;
     expect(readFileSync(join(dir, "apps/app-49/cm.yaml"), "utf8")).toContain("app-49");
     // No half-unpacked directory left beside it.
-    expect(readdirSync(cache)).toEqual([dir.split("/").pop()]);
+    const name = dir.split("/").pop()!;
+    expect(readdirSync(cache).sort()).toEqual([name, `${name}.unpacked`]);
     // Later reconciles use the unpacked directory without downloading again.
     await fetcher.fetch(ref, "ns");
     expect(requests - before).toBe(1);
@@ -80,6 +81,7 @@ describe("fetching a source's artifact for its consumers", () => {
     const [x, y] = await Promise.all([a.fetch(ref, "ns"), b.fetch(ref, "ns")]);
     expect(x.dir).toBe(y.dir);
     expect(existsSync(join(x.dir, "apps/app-0/cm.yaml"))).toBe(true);
-    expect(readdirSync(cache)).toEqual([x.dir.split("/").pop()]);
+    const name = x.dir.split("/").pop()!;
+    expect(readdirSync(cache).sort()).toEqual([name, `${name}.unpacked`]);
   });
 });

@@ -4,8 +4,8 @@
 // digest and unpack it (artifact/fetch.ts, artifact/extract.ts), cached by digest, so a hundred
 // consumers of one revision download and unpack it once.
 import { FlotillaError } from "../util/errors.js";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type KindEntry, SERVED_KINDS, USED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
@@ -16,6 +16,7 @@ import { ArtifactDownloadError } from "./artifact/errors.js";
 import { extractTarball } from "./artifact/extract.js";
 import { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS, tooLarge } from "./artifact/limits.js";
 import { fetchArtifact } from "./artifact/fetch.js";
+import { UnpackedCache } from "./unpacked-cache.js";
 
 export interface SourceRef {
   kind: "GitRepository" | "HelmRepository" | "HelmChart" | "OCIRepository" | "Bucket";
@@ -44,6 +45,8 @@ export interface FetchedSource {
   artifact: Artifact;
   /** Directory holding the unpacked artifact (shared, read-only by convention). */
   dir: string;
+  /** The directory may be collected once the reconcile is done with it (else after 15 minutes). */
+  release(): void;
 }
 
 /** A cached read of a source object (an informer's), tried before a GET. */
@@ -51,14 +54,15 @@ export type SourceLookup = (kind: string, name: string, namespace: string) => Ku
 
 export class SourceFetcher {
   private readonly lookups: SourceLookup[] = [];
-  /** Unpacks under way, by target directory, shared by the reconciles that need the same artifact. */
-  private readonly unpacking = new Map<string, Promise<void>>();
+  private readonly cache?: UnpackedCache;
 
   constructor(
     private readonly client: KubeClient,
     /** Where fetch() unpacks artifacts; only needed by consumers of the files. */
-    private readonly cacheDir?: string,
-  ) {}
+    cacheDir?: string,
+  ) {
+    if (cacheDir) this.cache = new UnpackedCache(cacheDir);
+  }
 
   /**
    * Read sources from a cache (a consumer controller's source informers) instead of the API. One
@@ -98,53 +102,32 @@ export class SourceFetcher {
     return obj.status.artifact;
   }
 
-  /** The artifact unpacked into a directory named after its digest, refused over `limits`. */
+  /** The artifact unpacked into a directory named after its digest, refused over `limits`; release() it when done. */
   async fetch(
     ref: SourceRef,
     defaultNamespace: string,
     limits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
   ): Promise<FetchedSource> {
-    if (!this.cacheDir) throw new Error("SourceFetcher.fetch needs a cache directory");
+    if (!this.cache) throw new Error("SourceFetcher.fetch needs a cache directory");
     const artifact = await this.artifactOf(ref, defaultNamespace);
-    const dir = join(this.cacheDir, artifact.digest.replace(/[^a-z0-9]/gi, "-"));
-    if (existsSync(dir)) return { artifact, dir };
-    // One unpack per artifact at a time: the reconciles of every Kustomization on a new revision of one
-    // source arrive together, and unpacking is asynchronous, so they would otherwise interleave.
-    let unpacking = this.unpacking.get(dir);
-    if (!unpacking) {
-      unpacking = this.unpack(
-        artifact,
-        dir,
-        `the artifact of ${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`,
-        limits,
-      );
-      this.unpacking.set(dir, unpacking);
-      void unpacking.finally(() => this.unpacking.delete(dir)).catch(() => undefined);
-    }
-    await unpacking;
-    return { artifact, dir };
+    const id = `${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`;
+    const lease = await this.cache.lease(id, artifact.digest, (tmp) =>
+      this.unpack(artifact, tmp, `the artifact of ${id}`, limits),
+    );
+    return { artifact, ...lease };
   }
 
-  private async unpack(artifact: Artifact, dir: string, what: string, limits: ArtifactLimits): Promise<void> {
-    const data = await fetchArtifact(artifact).catch((err: unknown) => {
+  private async unpack(artifact: Artifact, tmp: string, what: string, limits: ArtifactLimits): Promise<void> {
+    const data = await fetchArtifact(artifact, { maxBytes: limits.maxSize }).catch((err: unknown) => {
       // Not served (yet): the source controller is restarting or the artifact moved.
       throw err instanceof ArtifactDownloadError ? new ArtifactNotReadyError(err.message) : err;
     });
-    // A directory of its own (mkdtemp): another process may be unpacking the same artifact beside it.
-    mkdirSync(join(dir, ".."), { recursive: true });
-    const tmp = mkdtempSync(`${dir}.tmp-${process.pid}-`);
-    try {
-      if (artifact.path.endsWith(".tar.gz")) await extractTarball(data, tmp, { limits, what });
-      else if (data.length > limits.maxSize) throw tooLarge(limits, what);
-      else writeFileSync(join(tmp, artifact.path.split("/").pop()!), data);
-    } catch (err) {
-      rmSync(tmp, { recursive: true, force: true });
-      throw err;
-    }
-    try {
-      renameSync(tmp, dir);
-    } catch {
-      rmSync(tmp, { recursive: true, force: true }); // another consumer won the race: same content
-    }
+    if (artifact.path.endsWith(".tar.gz")) await extractTarball(data, tmp, { limits, what });
+    else if (data.length > limits.maxSize) throw tooLarge(limits, what);
+    // A single-file artifact (a chart) keeps exactly the file name its artifact path gives it.
+    else writeFileSync(join(tmp, artifactFileName(artifact)), data);
   }
 }
+
+/** The file name of a single-file artifact: the last segment of its path. */
+export const artifactFileName = (artifact: Pick<Artifact, "path">) => basename(artifact.path);

@@ -13,6 +13,8 @@ export interface HelmReleaseEnv {
   ns: string;
   charts: ChartRepo;
   controller: ControllerProcess;
+  /** The controller's --storage-path (artifacts, and the unpacked-artifact cache below it). */
+  storagePath: string;
   hrPath(name: string): string;
   hr(name: string): Promise<HelmRelease>;
   /** A HelmRelease of `chart` from the HelmRepository "charts", in the controller's shard. */
@@ -34,10 +36,11 @@ export async function startHelmReleaseEnv(
   const mgmt = planeCluster("management");
   const ns = await testNamespace(mgmt.client, prefix);
   const charts = await startChartRepo();
+  const storagePath = makeWorkDir(`flotilla-${prefix}-`);
   const controller = startController({
     namespace: ns,
     shard: ns,
-    storagePath: makeWorkDir(`flotilla-${prefix}-`),
+    storagePath,
     extraArgs: opts.extraArgs,
     env: opts.env,
   });
@@ -72,6 +75,7 @@ export async function startHelmReleaseEnv(
     ns,
     charts,
     controller,
+    storagePath,
     hrPath,
     hr,
     async createRelease(name, chart, spec = {}) {

@@ -3,6 +3,7 @@
 // commit's first 12 hex digits with reconcileStrategy Revision, and the object's generation when
 // valuesFiles (relative to the artifact's root) are merged into values.yaml. An artifact with the
 // same name and version is kept unless the spec changed (Flux's cached build).
+import { chartFileName } from "../../sources/helm/chart-identity.js";
 import { realpathSync, rmSync, statSync } from "node:fs";
 import { confinedRealpath } from "../../util/confined-path.js";
 import { join, normalize, sep } from "node:path";
@@ -90,7 +91,7 @@ export async function buildFromGitRepository(
       throw buildFailure("metadata", err);
     }
     const dir = storage.objectDir("HelmChart", ns, chart.metadata.name);
-    const file = `${dir}/${meta.name}-${version}.tgz`;
+    const file = storage.artifactPath("HelmChart", ns, chart.metadata.name, chartFileName(meta.name, version));
     const base = { name: meta.name, version, sourceRevision: source.revision, packaged: true };
     if (previous?.path === file && generation === chart.status?.observedGeneration)
       return { ...base, artifact: previous, valuesFiles: chart.status?.observedValuesFiles ?? [], isNew: false };

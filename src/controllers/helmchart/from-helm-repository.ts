@@ -16,6 +16,8 @@ import type { Artifact } from "../../api/meta/artifact.js";
 import { type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
 import { download, type HelmIndex, normalizeRepoUrl, selectChartVersion } from "../../sources/helm/index.js";
 import { packageChart } from "../../sources/helm/package.js";
+import { inspectChartArchive } from "../../sources/helm/chart-archive.js";
+import { chartFileName, chartNameProblem, chartVersionProblem } from "../../sources/helm/chart-identity.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { parseDuration } from "../../util/duration.js";
 import { repositoryAuth } from "../helmrepository/reconciler.js";
@@ -75,6 +77,10 @@ export async function buildFromHelmRepository(
       "NoSourceArtifact",
       `no artifact available for HelmRepository source '${repo.metadata.name}'`,
     );
+  // A chart name is a name, never a path (it becomes the stored file's name): refused before anything is read.
+  const nameProblem = chartNameProblem(chart.spec.chart);
+  if (nameProblem)
+    throw new ReconcileFailure("InvalidChartReference", `invalid chart reference: ${nameProblem}`, { stalled: true });
   const index = await readIndex(storage, repo.status.artifact);
   let entry;
   try {
@@ -93,8 +99,14 @@ export async function buildFromHelmRepository(
   const valuesFiles = effectiveValuesFiles(chartValuesFiles(chart));
   const generation = chart.metadata.generation ?? 0;
   const version = valuesFiles.length ? withMetadata(entry.version, String(generation)) : entry.version;
+  const versionProblem = chartVersionProblem(version);
+  if (versionProblem)
+    throw new ReconcileFailure(
+      "ChartPullError",
+      `HelmRepository '${ns}/${repo.metadata.name}' lists ${versionProblem}: fix the repository index`,
+    );
   const dir = storage.objectDir("HelmChart", ns, chart.metadata.name);
-  const file = `${dir}/${chart.spec.chart}-${version}.tgz`;
+  const file = storage.artifactPath("HelmChart", ns, chart.metadata.name, chartFileName(chart.spec.chart, version));
   const forced = generation !== chart.status?.observedGeneration;
   const base = { name: chart.spec.chart, version, sourceRevision: repo.status.artifact.revision };
   if (previous?.path === file && !(forced && valuesFiles.length))
@@ -111,12 +123,21 @@ export async function buildFromHelmRepository(
     repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
     MAX_CHART_BYTES,
     tls,
-  );
+    "chart",
+  ).catch((err: unknown) => {
+    throw new ReconcileFailure("ChartPullError", `chart pull error: ${(err as Error).message}`);
+  });
   if (entry.digest && createHash("sha256").update(data).digest("hex") !== entry.digest)
     throw new ReconcileFailure(
       "ChartPullError",
       `chart ${chart.spec.chart}-${entry.version} digest does not match the repository index`,
     );
+  // Only a chart is stored and served: whatever else the index's URL answered is refused.
+  await inspectChartArchive(data, limits, `chart ${chart.spec.chart}-${entry.version} from ${url}`).catch(
+    (err: unknown) => {
+      throw new ReconcileFailure("ChartPullError", `chart pull error: ${(err as Error).message}`);
+    },
+  );
   let used: string[] = [];
   if (valuesFiles.length) {
     const work = makeWorkDir("chart-");

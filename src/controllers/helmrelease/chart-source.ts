@@ -3,7 +3,7 @@
 // HelmRelease by the finalizer, as helm-controller does — no owner reference across namespaces);
 // spec.chartRef names an existing HelmChart. Then the chart's artifact, a .tgz, fetched and verified.
 import { join } from "node:path";
-import { readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
@@ -11,7 +11,12 @@ import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { isTrue } from "../../runtime/conditions.js";
 import { READY } from "../../api/meta/conditions.js";
-import { ArtifactNotReadyError, type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
+import {
+  ArtifactNotReadyError,
+  artifactFileName,
+  type SourceFetcher,
+  SourceNotFoundError,
+} from "../../sources/consumer.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 export interface ChartRef {
@@ -99,6 +104,8 @@ export interface LoadedChart {
   version: string;
   revision: string;
   digest: string;
+  /** The unpacked copy may be collected once the helm action is done. */
+  release(): void;
 }
 
 /** The chart artifact once the HelmChart is Ready for its generation: SourceNotReady/ArtifactFailed otherwise. */
@@ -126,14 +133,19 @@ export async function loadChart(sources: SourceFetcher, hr: HelmRelease, waitMs:
   }
   try {
     const fetched = await sources.fetch(source, ref.namespace);
-    const file = readdirSync(fetched.dir).find((f) => f.endsWith(".tgz"));
-    if (!file) throw new ArtifactNotReadyError(`the artifact of ${id} holds no chart package`);
+    // Exactly the package the artifact names, never whatever else lies in the directory.
+    const file = join(fetched.dir, artifactFileName(fetched.artifact));
+    if (!file.endsWith(".tgz") || !existsSync(file)) {
+      fetched.release();
+      throw new ArtifactNotReadyError(`the artifact of ${id} holds no chart package`);
+    }
     return {
-      path: join(fetched.dir, file),
+      path: file,
       name: chart.status?.observedChartName ?? chart.spec.chart,
       version: fetched.artifact.revision,
       revision: fetched.artifact.revision,
       digest: fetched.artifact.digest,
+      release: fetched.release,
     };
   } catch (err) {
     throw new ReconcileFailure("ArtifactFailed", `failed to fetch the artifact of ${id}: ${(err as Error).message}`, {

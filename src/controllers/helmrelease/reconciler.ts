@@ -175,6 +175,8 @@ export class HelmReleaseReconciler implements Reconciler {
         ),
         { partial: { status: run.status, conditions: run.conditions } },
       );
+    } finally {
+      chart.release();
     }
   }
 

@@ -147,8 +147,13 @@ export class KustomizationReconciler implements Reconciler {
     if (attempt.revision !== ks.status?.lastAppliedRevision || ks.status?.observedGeneration !== ks.metadata.generation)
       markProgressing(ks, attempt, progress, (status) => this.objects.patchStatus(ks, path, status), ctx);
     attempt.phases.fetched = Date.now();
-    const target = await targetCluster(this.cluster, ks, this.options.defaultServiceAccount);
-    const objects = await this.build(ks, fetched.dir, secrets);
+    let target, objects;
+    try {
+      target = await targetCluster(this.cluster, ks, this.options.defaultServiceAccount);
+      objects = await this.build(ks, fetched.dir, secrets);
+    } finally {
+      fetched.release(); // the build has read every file it needs
+    }
     secrets.addObjects(objects);
     attempt.phases.built = Date.now();
     attempt.digest = `sha256:${createHash("sha256").update(JSON.stringify(objects)).digest("hex")}`;

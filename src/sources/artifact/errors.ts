@@ -26,3 +26,8 @@ export class ArtifactLimitError extends ArtifactError {
 export class ArtifactStorageError extends ArtifactError {
   override name = "ArtifactStorageError";
 }
+
+/** A path built from a chart name, version or object name that is not one plain path segment. */
+export class InvalidArtifactPathError extends ArtifactError {
+  override name = "InvalidArtifactPathError";
+}

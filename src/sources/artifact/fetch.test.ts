@@ -57,7 +57,7 @@ describe("fetching artifacts", () => {
 
   it("reads our own storage first, without a request", async () => {
     const storage = new Storage(root, "http://127.0.0.1:1");
-    const stored = storage.store("x/b.tar.gz", body, "r");
+    const stored = storage.store("gitrepository/ns/x/b.tar.gz", body, "r");
     expect(await fetchArtifact(stored, { storage })).toEqual(body);
   });
 });

@@ -6,7 +6,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import type { Artifact } from "../../api/meta/artifact.js";
-import { ArtifactStorageError } from "./errors.js";
+import { ArtifactStorageError, InvalidArtifactPathError } from "./errors.js";
+import { artifactPath, isArtifactPath, segmentProblem } from "./artifact-path.js";
 
 export const digestOf = (data: Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
 
@@ -20,13 +21,31 @@ export class Storage {
   }
 
   objectDir(kind: string, namespace: string, name: string): string {
-    return `${kind.toLowerCase()}/${namespace}/${name}`;
+    return artifactPath(kind, namespace, name, "x").replace(/\/x$/, "");
   }
 
-  /** Absolute path of a relative artifact path, refusing anything that escapes the root. */
+  /** `<kind>/<ns>/<name>/<file>`, each a plain segment (InvalidArtifactPathError otherwise). */
+  artifactPath(kind: string, namespace: string, name: string, file: string): string {
+    return artifactPath(kind, namespace, name, file);
+  }
+
+  /** Absolute path of an artifact's relative path; only paths of artifactPath's shape are accepted. */
   fullPath(relPath: string): string {
+    if (!isArtifactPath(relPath)) throw new InvalidArtifactPathError(`'${relPath}' is not an artifact path`);
+    return this.confined(relPath);
+  }
+
+  /** Absolute path of an object's directory (`<kind>/<ns>/<name>`), for collection and removal. */
+  private objectDirPath(dir: string): string {
+    const parts = dir.split("/");
+    if (parts.length !== 3 || parts.some((p) => segmentProblem(p)))
+      throw new InvalidArtifactPathError(`'${dir}' is not an artifact directory`);
+    return this.confined(dir);
+  }
+
+  private confined(relPath: string): string {
     const full = normalize(join(this.root, relPath));
-    if (!full.startsWith(this.root + sep)) throw new Error(`artifact path ${relPath} escapes the storage root`);
+    if (!full.startsWith(this.root + sep)) throw new InvalidArtifactPathError(`'${relPath}' escapes the storage root`);
     return full;
   }
 
@@ -35,13 +54,14 @@ export class Storage {
   }
 
   exists(artifact: Pick<Artifact, "path" | "digest"> | undefined): boolean {
-    if (!artifact?.path) return false;
+    if (!artifact?.path || !isArtifactPath(artifact.path)) return false;
     const full = this.fullPath(artifact.path);
     return existsSync(full) && digestOf(readFileSync(full)) === artifact.digest;
   }
 
   /** The artifact's bytes when it is in storage and matches its digest; undefined otherwise. */
   read(artifact: Pick<Artifact, "path" | "digest">): Buffer | undefined {
+    if (!isArtifactPath(artifact.path)) return undefined;
     const full = this.fullPath(artifact.path);
     if (!existsSync(full)) return undefined;
     const data = readFileSync(full);
@@ -72,7 +92,7 @@ export class Storage {
 
   /** Deletes an object's artifacts except the newest `keep` (and any interrupted temporary files). */
   garbageCollect(dir: string, current: string, keep = 2): string[] {
-    const full = this.fullPath(dir);
+    const full = this.objectDirPath(dir);
     if (!existsSync(full)) return [];
     const files = readdirSync(full)
       .map((f) => ({ f, rel: `${dir}/${f}`, mtime: statSync(join(full, f)).mtimeMs }))
@@ -91,6 +111,6 @@ export class Storage {
 
   /** Removes everything stored for an object (finalizer). */
   removeAll(dir: string): void {
-    rmSync(this.fullPath(dir), { recursive: true, force: true });
+    rmSync(this.objectDirPath(dir), { recursive: true, force: true });
   }
 }

@@ -4,6 +4,8 @@ import { parseBoundedYaml } from "../../util/yaml-nesting.js";
 import { maxSatisfying } from "../semver.js";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { TlsMaterial } from "./tls.js";
+import { readCapped } from "../../util/read-capped.js";
+import { formatBytes } from "../artifact/limits.js";
 
 export interface ChartVersionEntry {
   name: string;
@@ -27,12 +29,17 @@ export interface BasicAuth {
 /** Trailing slash normalised, as Flux does, so relative chart URLs resolve against it. */
 export const normalizeRepoUrl = (url: string) => `${url.replace(/\/+$/, "")}/`;
 
+/**
+ * GET `url` within `timeoutMs` (the body included), streamed and stopped past `maxBytes`. `what`
+ * words the size error: an index keeps Flux's message, a chart names the limit.
+ */
 export async function download(
   url: string,
   auth: BasicAuth | undefined,
   timeoutMs: number,
   maxBytes: number,
   tls?: TlsMaterial,
+  what: "index" | "chart" = "index",
 ): Promise<Buffer> {
   const headers: Record<string, string> = {};
   if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
@@ -41,9 +48,11 @@ export async function download(
   try {
     const res = await undiciFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), dispatcher });
     if (!res.ok) throw new Error(`failed to fetch ${url} : ${res.status} ${res.statusText}`);
-    const data = Buffer.from(await res.arrayBuffer());
-    if (data.length > maxBytes) throw new Error(`index exceeds the maximum index file size of ${maxBytes} bytes`);
-    return data;
+    return await readCapped(res, maxBytes, () =>
+      what === "index"
+        ? `index exceeds the maximum index file size of ${maxBytes} bytes`
+        : `chart from ${url} is larger than ${formatBytes(maxBytes)}, the largest chart flotilla downloads`,
+    );
   } catch (err) {
     // undici says "fetch failed" and keeps the reason (a certificate problem, a refused connection) in cause.
     const cause = (err as Error & { cause?: Error }).cause;

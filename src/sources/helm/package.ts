@@ -1,6 +1,7 @@
 // Packaging a chart directory with the real helm (`helm package`), optionally with another version
 // (Flux's build metadata) and a replaced values.yaml (merged values files). The directory is copied
 // first, so the source is never modified; helm runs in one private home (binaries/helm) per chart.
+import { chartNameProblem, chartVersionProblem } from "./chart-identity.js";
 import { FlotillaError } from "../../util/errors.js";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,9 @@ export function readChartMetadata(dir: string): ChartMetadata {
   const meta = parseBoundedYaml(readFileSync(file, "utf8"), "Chart.yaml") as Partial<ChartMetadata> | null;
   if (!meta?.name) throw new ChartPackageError("validation: chart.metadata.name is required");
   if (!meta.version) throw new ChartPackageError("validation: chart.metadata.version is required");
+  // Name and version become the package's file name: Helm's rules, checked before any path is made.
+  const problem = chartNameProblem(String(meta.name)) ?? chartVersionProblem(String(meta.version));
+  if (problem) throw new ChartPackageError(`validation: ${problem}`);
   return { name: String(meta.name), version: String(meta.version) };
 }
 
