@@ -1,6 +1,10 @@
-// The artifact server: serves the storage directory over HTTP, GET/HEAD only, never outside it.
-import { createReadStream, existsSync, statSync } from "node:fs";
+// The artifact server: serves stored artifacts over HTTP, GET/HEAD only. Only paths of an artifact's
+// shape (`<kind>/<ns>/<name>/<file>`, no hidden segment, no temporary file) are served — never the
+// unpacked-artifact cache or anything else under the storage root (issue 28). A client that goes
+// away mid-download closes the file at once (pipeline), so aborted downloads leak no descriptors.
+import { createReadStream, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { pipeline } from "node:stream";
 import type { Storage } from "./storage.js";
 
 export function startArtifactServer(
@@ -16,17 +20,26 @@ export function startArtifactServer(
     } catch {
       return void res.writeHead(404).end();
     }
-    if (!existsSync(full) || !statSync(full).isFile() || full.includes(".tmp-")) return void res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "application/x-gzip", "content-length": statSync(full).size });
+    const st = statSync(full, { throwIfNoEntry: false });
+    if (!st?.isFile()) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/x-gzip", "content-length": st.size });
     if (req.method === "HEAD") return void res.end();
-    createReadStream(full).pipe(res);
+    pipeline(createReadStream(full), res, () => undefined); // errors end the response; the file is closed either way
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       const address = server.address();
       const actual = typeof address === "object" && address ? address.port : port;
-      resolve({ server, url: `http://${host}:${actual}`, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        server,
+        url: `http://${host}:${actual}`,
+        close: () =>
+          new Promise((r) => {
+            server.close(() => r());
+            server.closeAllConnections();
+          }),
+      });
     });
   });
 }
