@@ -46,3 +46,30 @@ describe("flotilla install's manifests", () => {
     expect(objects.filter((o) => ["Role", "ClusterRole", "RoleBinding"].includes(o.kind))).toEqual([]);
   });
 });
+
+describe("flotilla install's NetworkPolicies", () => {
+  type Policy = {
+    metadata: { name: string };
+    spec: { podSelector: object; ingress: { from: object[]; ports?: { port: number }[] }[] };
+  };
+  const policies = objects.filter((o) => o.kind === "NetworkPolicy") as unknown as Policy[];
+  const open = (port: number) =>
+    policies.filter((p) =>
+      p.spec.ingress.some(
+        (rule) =>
+          rule.from.some((f) => "namespaceSelector" in f) && (!rule.ports || rule.ports.some((x) => x.port === port)),
+      ),
+    );
+
+  it("are Flux's three: allow-egress, allow-scraping, allow-webhooks", () => {
+    expect(policies.map((p) => p.metadata.name)).toEqual(["allow-egress", "allow-scraping", "allow-webhooks"]);
+  });
+
+  it("let other namespaces reach the receiver and the metrics, never the artifact server", () => {
+    expect(open(9292).map((p) => p.metadata.name)).toEqual(["allow-webhooks"]);
+    expect(open(9440).map((p) => p.metadata.name)).toEqual(["allow-scraping"]);
+    expect(open(9090)).toEqual([]);
+    // Within the namespace, everything (the controller's own replicas fetch each other's artifacts).
+    expect(policies[0]!.spec.ingress).toEqual([{ from: [{ podSelector: {} }] }]);
+  });
+});

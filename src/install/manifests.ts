@@ -1,9 +1,10 @@
 // Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
-// artifact Service, the webhook receiver Service (Flux's name, webhook-receiver, port 80) and the
-// controller Deployment.
+// artifact Service, the webhook receiver Service (Flux's name, webhook-receiver, port 80), the
+// controller Deployment and Flux's NetworkPolicies (the artifact server reachable from the namespace only).
 import { servedCrds } from "../api/flux-crds.js";
 import type { KubeObject } from "../api/meta/object.js";
+import { networkPolicies } from "./network-policies.js";
 
 export const DEFAULT_IMAGE = "ghcr.io/flotilla-dev/flotilla";
 
@@ -120,5 +121,6 @@ export function installManifests(o: InstallOptions): KubeObject[] {
         },
       },
     },
+    ...networkPolicies(meta),
   ];
 }

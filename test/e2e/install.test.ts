@@ -23,12 +23,16 @@ describe("flotilla install", () => {
       "Service",
       "Service",
       "Deployment",
+      "NetworkPolicy",
+      "NetworkPolicy",
+      "NetworkPolicy",
     ]);
     expect(exported.stdout).toContain("--no-cross-namespace-refs=true");
 
     const applied = await runCli(["install", "--namespace", ns, "--kubeconfig", plane("tenant2").kubeconfig]);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain(`Deployment/${ns}/flotilla-controller created`);
+    expect(applied.stdout).toContain(`NetworkPolicy/${ns}/allow-egress created`);
     const cluster = planeCluster("tenant2");
     await waitForSet(
       cluster,
