@@ -41,6 +41,8 @@ export interface Tenant {
 
 export interface HostileFleet {
   controller: ControllerProcess;
+  /** The controller's --storage-path (artifacts, and the unpacked-artifact cache below it). */
+  storagePath: string;
   attacker: Tenant;
   bystander: Tenant;
   /** Positive evidence that the controller still serves other tenants: the bystander applies a new revision. */
@@ -145,10 +147,11 @@ export async function startHostileFleet(prefix: string): Promise<HostileFleet> {
   const git = await startGitHttpServer();
   const shard = `hostile-${prefix}-${Date.now().toString(36)}`;
   const runtimeNs = await testNamespace(mgmt.client, `${prefix}-ctl`);
+  const storagePath = makeWorkDir("flotilla-hostile-");
   const controller = startController({
     namespace: runtimeNs,
     shard,
-    storagePath: makeWorkDir("flotilla-hostile-"),
+    storagePath,
     leadingArgs: LOCKDOWN_ARGS,
     // Debug: the log scanned for leaks is the most verbose one the controller writes.
     extraArgs: ["--log-level", "debug", "--requeue-dependency", "5s"],
@@ -181,6 +184,7 @@ export async function startHostileFleet(prefix: string): Promise<HostileFleet> {
   };
   return {
     controller,
+    storagePath,
     attacker,
     bystander,
     bystanderKeepsReconciling: steady,
