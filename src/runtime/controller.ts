@@ -88,7 +88,8 @@ export interface Watch {
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 
 export class Controller {
-  readonly queue = new WorkQueue();
+  /** --concurrent keys at once, shared fairly between namespaces (workqueue.ts). */
+  readonly queue: WorkQueue;
   readonly informer: Informer;
   private readonly watched: Informer[] = [];
   private readonly watchedByKind = new Map<string, Informer>();
@@ -96,6 +97,7 @@ export class Controller {
   private readonly attached: { stop(): Promise<void> }[] = [];
 
   constructor(readonly options: ControllerOptions) {
+    this.queue = new WorkQueue(undefined, options.concurrency ?? 4);
     this.informer = new Informer(options.cluster, {
       gvk: options.kind,
       namespace: options.namespace,
@@ -167,8 +169,7 @@ export class Controller {
   async start(): Promise<void> {
     for (const i of [this.informer, ...this.watched]) i.start();
     await Promise.all([this.informer, ...this.watched].map((i) => i.waitForSync()));
-    const n = this.options.concurrency ?? 4;
-    for (let i = 0; i < n; i++) this.workers.push(this.work());
+    for (let i = 0; i < this.queue.workers; i++) this.workers.push(this.work());
   }
 
   private async work(): Promise<void> {

@@ -75,3 +75,38 @@ describe("work queue (client-go semantics)", () => {
     expect(drained).toBe(true);
   });
 });
+
+describe("work queue shared fairly between namespaces", () => {
+  const taken = async (q: WorkQueue, n: number) => {
+    const keys: string[] = [];
+    for (let i = 0; i < n; i++) void q.get().then((k) => keys.push(k!));
+    await new Promise((r) => setTimeout(r, 5));
+    return keys;
+  };
+
+  it("lets one namespace use the whole capacity, and no more", async () => {
+    const q = new WorkQueue(undefined, 4);
+    expect(q.workers).toBe(6);
+    for (let i = 0; i < 10; i++) q.add(`busy/o-${i}`);
+    expect(await taken(q, 6)).toEqual(["busy/o-0", "busy/o-1", "busy/o-2", "busy/o-3"]);
+  });
+
+  it("hands a key of a namespace with nothing in progress to a reserve worker while another fills the capacity", async () => {
+    const q = new WorkQueue(undefined, 4);
+    for (let i = 0; i < 10; i++) q.add(`attacker/o-${i}`);
+    const first = await taken(q, 4);
+    const idle = taken(q, 2);
+    q.add("bystander/app");
+    q.add("bystander/other"); // its namespace now has one in progress: waits for the capacity
+    expect(await idle).toEqual(["bystander/app"]);
+    expect(first).toHaveLength(4);
+    // Keys in progress count against the capacity whatever their namespace: with the bystander's, one
+    // attacker key done leaves 4 in progress, and the attacker's next key waits for a second.
+    q.done(first[0]!);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(q.isProcessing("attacker/o-4")).toBe(false);
+    q.done(first[1]!);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(q.isProcessing("attacker/o-4")).toBe(true);
+  });
+});

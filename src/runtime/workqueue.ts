@@ -1,6 +1,10 @@
 // A work queue with client-go's semantics: a key queued twice is processed once, a key is never
 // processed by two workers at once (added while processing, it is queued again when done), failed
 // keys come back after a per-key exponential backoff, and keys can be scheduled for later.
+// Given a capacity (the controller's --concurrent), keys are shared fairly between namespaces as the
+// process slots are (decision 0030): up to `capacity` keys of any namespaces at once, and beyond that, up to
+// ceil(capacity/2) more, only keys of a namespace that has none in progress — so one namespace's stalling
+// objects cannot hold every worker while another's wait.
 
 export interface BackoffOptions {
   baseMs: number;
@@ -31,7 +35,15 @@ export class WorkQueue {
   private shuttingDown = false;
   readonly metrics: QueueMetrics = { adds: 0, retries: 0, queueLatencies: [], workDurations: [] };
 
-  constructor(readonly backoff: BackoffOptions = DEFAULT_BACKOFF) {}
+  constructor(
+    readonly backoff: BackoffOptions = DEFAULT_BACKOFF,
+    readonly capacity = Infinity,
+  ) {}
+
+  /** Workers a controller runs for this queue: the capacity and its reserve for idle namespaces. */
+  get workers(): number {
+    return this.capacity + Math.ceil(this.capacity / 2);
+  }
 
   get depth(): number {
     return this.queue.length;
@@ -43,9 +55,8 @@ export class WorkQueue {
     this.dirty.add(key);
     this.addedAt.set(key, performance.now());
     if (this.processing.has(key)) return; // queued again when its worker is done
-    const waiter = this.waiters.shift();
-    if (waiter) this.hand(key, waiter);
-    else this.queue.push(key);
+    this.queue.push(key);
+    this.dispatch();
   }
 
   /** Adds the key after `delayMs`; an earlier pending schedule for the same key wins. */
@@ -101,22 +112,31 @@ export class WorkQueue {
   /** The next key to work on; undefined once the queue shuts down. */
   get(): Promise<string | undefined> {
     if (this.shuttingDown) return Promise.resolve(undefined);
-    const key = this.queue.shift();
-    if (key !== undefined) {
-      return new Promise((resolve) => this.hand(key, resolve));
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.dispatch();
+    });
+  }
+
+  /** Index in the queue of the next key a worker may take now, -1 if none. */
+  private next(): number {
+    if (!this.queue.length || this.processing.size >= this.workers) return -1;
+    if (this.processing.size < this.capacity) return 0;
+    const busy = new Set([...this.processing.keys()].map(namespaceOf));
+    return this.queue.findIndex((k) => !busy.has(namespaceOf(k)));
+  }
+
+  private dispatch(): void {
+    for (let i = this.next(); i >= 0 && this.waiters.length; i = this.next())
+      this.hand(this.queue.splice(i, 1)[0]!, this.waiters.shift()!);
   }
 
   done(key: string): void {
     const started = this.processing.get(key);
     if (started !== undefined) record(this.metrics.workDurations, performance.now() - started);
     this.processing.delete(key);
-    if (this.dirty.has(key) && !this.shuttingDown) {
-      const waiter = this.waiters.shift();
-      if (waiter) this.hand(key, waiter);
-      else this.queue.push(key);
-    }
+    if (this.dirty.has(key) && !this.shuttingDown) this.queue.push(key);
+    if (!this.shuttingDown) this.dispatch();
     if (this.processing.size === 0) for (const w of this.drainWaiters.splice(0)) w();
   }
 
@@ -129,6 +149,8 @@ export class WorkQueue {
     if (this.processing.size > 0) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 }
+
+const namespaceOf = (key: string) => key.slice(0, key.indexOf("/") + 1);
 
 function record(list: number[], value: number): void {
   list.push(value);

@@ -38,3 +38,61 @@ describe("semaphore", () => {
     expect(typeof (await next)).toBe("function");
   });
 });
+
+describe("semaphore shared fairly between keys", () => {
+  const settle = () => new Promise((r) => setTimeout(r, 5));
+
+  it("lets one key alone use every slot, as an unkeyed semaphore does", async () => {
+    const s = new Semaphore(4);
+    const held = await Promise.all([1, 2, 3, 4].map(() => s.acquire(undefined, "a")));
+    let fifth = false;
+    const next = s.acquire(undefined, "a").then((r) => ((fifth = true), r));
+    await settle();
+    expect(fifth).toBe(false);
+    expect(s.holding("a")).toBe(4);
+    held[0]!();
+    (await next)();
+  });
+
+  it("admits a key that holds nothing at once while another key holds every slot", async () => {
+    const s = new Semaphore(8);
+    for (let i = 0; i < 8; i++) await s.acquire(undefined, "attacker");
+    for (let i = 0; i < 3; i++) void s.acquire(undefined, "attacker");
+    const bystander = await s.acquire(undefined, "bystander");
+    expect(s.holding("bystander")).toBe(1);
+    // Its next process waits for an ordinary slot: the reserve is for keys holding nothing.
+    let second = false;
+    void s.acquire(undefined, "bystander").then(() => (second = true));
+    await settle();
+    expect(second).toBe(false);
+    bystander();
+    await settle();
+    expect(second).toBe(true);
+    expect(s.holding("attacker")).toBe(8);
+  });
+
+  it("never holds more than limit + ceil(limit/2) slots, however many keys ask", async () => {
+    const s = new Semaphore(4);
+    const granted: string[] = [];
+    for (let i = 0; i < 10; i++) void s.acquire(undefined, `ns-${i}`).then(() => granted.push(`ns-${i}`));
+    await settle();
+    expect(granted).toHaveLength(6);
+    expect(s.reserve).toBe(2);
+  });
+
+  it("serves waiting keys round-robin, not in arrival order", async () => {
+    const s = new Semaphore(2); // reserve 1: three holders at most
+    const holders = [await s.acquire(undefined, "x"), await s.acquire(undefined, "x"), await s.acquire(undefined, "y")];
+    const order: string[] = [];
+    for (const k of ["a", "a", "a", "b", "b"])
+      void s.acquire(undefined, k).then((r) => (order.push(k), holders.push(r)));
+    await settle();
+    expect(order).toEqual([]);
+    // Release the oldest holder, one at a time: "a" asked three times first, yet "b" gets every other turn.
+    while (order.length < 5) {
+      holders.shift()!();
+      await settle();
+    }
+    expect(order).toEqual(["a", "b", "a", "b", "a"]);
+  });
+});

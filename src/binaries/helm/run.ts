@@ -1,12 +1,15 @@
 // Running helm: an argument array (never a shell), the minimal environment of a private home
 // (home.ts), a timeout, cancellation by AbortSignal, and at most `helmConcurrency` processes at once
-// per flotilla process. A run that exits non-zero throws the typed error its stderr names (errors.ts).
+// per flotilla process, shared fairly between tenants (util/semaphore.ts). Stopping helm stops its whole
+// process group, post-renderer included. A run that exits non-zero throws the typed error its stderr
+// names (errors.ts).
 //
 //   const { stdout } = await runHelm(["template", "web", chartDir], { timeoutMs: 60_000, signal });
 //   await runHelm(["upgrade", "--install", "web", chart], { kubeconfig: file, env: proxyEnv() });
 //
 // kustomize's build is synchronous, so it alone uses runHelmSync (which a running build blocks on anyway).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
+import { killGroup, spawnInGroup } from "../../util/process-group.js";
 import { Semaphore } from "../../util/semaphore.js";
 import {
   HelmCancelledError,
@@ -34,6 +37,8 @@ export interface HelmRunOptions {
   signal?: AbortSignal;
   /** An explicit helm (kustomize's --helm-command); the pinned or PATH helm otherwise. */
   binary?: string;
+  /** Whose process this is (a namespace): the slots are shared fairly between tenants. */
+  tenant?: string;
 }
 
 export type { HelmResult };
@@ -63,7 +68,7 @@ function cancelled(args: readonly string[], result?: HelmResult) {
 function spawnHelm(binary: string, args: readonly string[], env: Record<string, string>, o: HelmRunOptions) {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise<HelmResult>((resolve, reject) => {
-    const child = spawn(binary, argv(args, o), {
+    const child = spawnInGroup(binary, argv(args, o), {
       env,
       cwd: o.cwd,
       shell: false,
@@ -80,8 +85,8 @@ function spawnHelm(binary: string, args: readonly string[], env: Record<string, 
     const stop = (why: "timeout" | "cancel") => {
       if (stopped) return;
       stopped = why;
-      child.kill("SIGTERM");
-      killer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+      killGroup(child, "SIGTERM");
+      killer = setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS);
     };
     const timer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = () => stop("cancel");
@@ -97,6 +102,8 @@ function spawnHelm(binary: string, args: readonly string[], env: Record<string, 
       clearTimeout(killer);
       o.signal?.removeEventListener("abort", onAbort);
       const result = { stdout, stderr, code };
+      // helm gone after SIGTERM: what it left in its group (a post-renderer ignoring SIGTERM) goes too.
+      if (stopped) killGroup(child, "SIGKILL");
       if (stopped === "cancel") reject(cancelled(args, result));
       else if (stopped === "timeout")
         reject(new HelmTimeoutError(`${what(args)} timed out after ${timeoutMs / 1000}s`, result));
@@ -111,7 +118,7 @@ export async function runHelm(args: readonly string[], o: HelmRunOptions = {}): 
   const binary = locateHelm(o.binary);
   helmVersion(binary);
   if (o.signal?.aborted) throw cancelled(args);
-  const release = await slots.acquire(o.signal).catch((err: unknown) => {
+  const release = await slots.acquire(o.signal, o.tenant ?? "").catch((err: unknown) => {
     throw o.signal?.aborted ? cancelled(args) : err;
   });
   const home = o.home ?? new HelmHome();

@@ -12,6 +12,7 @@ import { KubeconfigError } from "../../kube/errors.js";
 import { UsageError } from "../errors.js";
 import { durationFlag, intFlag, positiveFlag, sizeFlag } from "../flags.js";
 import { withControllerOptions } from "./controller/controller-options.js";
+import { setMaxObjectTimeout } from "../../util/object-timeout.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
 function address(flag: string, value: string): { host: string; port: number } {
@@ -49,6 +50,7 @@ export function controllerCommand(): Command {
       );
     const flags = {
       concurrent: intFlag("--concurrent", opts.concurrent, 1),
+      maxObjectTimeoutMs: durationFlag("--max-object-timeout", opts.maxObjectTimeout),
       kubeApiQps: positiveFlag("--kube-api-qps", opts.kubeApiQps),
       kubeApiBurst: intFlag("--kube-api-burst", opts.kubeApiBurst, 1),
       leaseDurationMs: durationFlag("--leader-election-lease-duration", opts.leaderElectionLeaseDuration),
@@ -60,11 +62,13 @@ export function controllerCommand(): Command {
         maxFiles: intFlag("--artifact-max-files", opts.artifactMaxFiles, 1),
       },
     };
+    if (!(flags.maxObjectTimeoutMs > 0)) throw new UsageError("--max-object-timeout: must be more than 0 (e.g. 10m)");
     let endpoint;
     if (opts.kubeconfig) endpoint = endpointFromKubeconfigFile(opts.kubeconfig, OPERATOR_KUBECONFIG);
     else if (isInCluster()) endpoint = inClusterEndpoint();
     else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
     const log = createLogger({ level: opts.logLevel as Level });
+    setMaxObjectTimeout(flags.maxObjectTimeoutMs);
     const manager = await startManager({
       endpoint,
       concurrent: flags.concurrent,

@@ -15,14 +15,15 @@ import {
 } from "../../sources/git/credentials.js";
 import { GitCommandError, sandboxedGit } from "../../sources/git/git-cli.js";
 import { parseLsRemote, RefNotFoundError, type ResolvedRef, resolveRef } from "../../sources/git/refs.js";
-import { parseDuration } from "../../util/duration.js";
+import { objectTimeout } from "../../util/object-timeout.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { addConfig, proxyConfig } from "./proxy.js";
 
 export interface Remote {
   url: string;
   masked: string;
-  git: { env: Record<string, string>; home: string; timeoutMs: number };
+  /** Every git command of this object: its namespace's share of the git slots, its capped timeout. */
+  git: { env: Record<string, string>; home: string; timeoutMs: number; tenant: string; timeoutNote?: string };
 }
 
 async function secretData(client: KubeClient, obj: GitRepository) {
@@ -69,7 +70,9 @@ export async function openRemote(client: KubeClient, obj: GitRepository, work: s
     throw err;
   }
   addConfig(env, proxy);
-  return { url, masked, git: { env, home: work, timeoutMs: parseDuration(obj.spec.timeout ?? "60s") } };
+  const timeout = objectTimeout(obj.spec.timeout, "60s");
+  const tenant = obj.metadata.namespace ?? "";
+  return { url, masked, git: { env, home: work, timeoutMs: timeout.ms, tenant, timeoutNote: timeout.capped } };
 }
 
 /** ls-remote, then the ref as Flux resolves it. */

@@ -26,9 +26,16 @@ import { clusterScopeOf } from "./inventory-scope.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
 import { commonMetadataDigest, postRenderersDigest } from "./post-render/post-renderer.js";
+import { objectTimeout } from "../../util/object-timeout.js";
 
 const MAX_STEPS = 10;
 const GROUP = "helm.toolkit.fluxcd.io";
+
+/** The timeout the action runs with: spec.timeout, or the --max-object-timeout that caps it (said so). */
+function runningTimeout(given: string | undefined): string {
+  const t = objectTimeout(given, "5m0s");
+  return t.capped ? `${t.text} (${t.capped})` : t.text;
+}
 
 export interface RunInput {
   hr: HelmRelease;
@@ -205,7 +212,7 @@ export class ReleaseRun {
     if (action.kind === "install" || action.kind === "upgrade") s.lastAttemptedReleaseAction = action.kind;
     const started = Date.now();
     await input.progressing(
-      `Running '${helm.kind}' action with timeout of ${hr.spec.timeout ?? "5m0s"}`,
+      `Running '${helm.kind}' action with timeout of ${runningTimeout(hr.spec.timeout)}`,
       this.conditions,
     );
     let error: Error | undefined;

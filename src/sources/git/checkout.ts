@@ -5,7 +5,7 @@
 import { FlotillaError } from "../../util/errors.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sandboxedGit } from "./git-cli.js";
+import { sandboxedGit, type SandboxedGitOptions } from "./git-cli.js";
 import type { ResolvedRef } from "./refs.js";
 
 export interface CheckoutExtras {
@@ -15,12 +15,10 @@ export interface CheckoutExtras {
   sparseCheckout?: string[];
 }
 
-export interface CheckoutOptions extends CheckoutExtras {
+export interface CheckoutOptions extends CheckoutExtras, Omit<SandboxedGitOptions, "cwd"> {
   url: string;
   dir: string;
   env: Record<string, string>;
-  home: string;
-  timeoutMs: number;
 }
 
 export class SparseCheckoutError extends FlotillaError {
@@ -33,8 +31,9 @@ function sparsePatterns(dirs: string[]): string[] {
 }
 
 export async function checkout(ref: ResolvedRef, o: CheckoutOptions): Promise<string> {
-  const run = (args: string[]) => sandboxedGit(args, { cwd: o.dir, env: o.env, home: o.home, timeoutMs: o.timeoutMs });
-  await sandboxedGit(["init", "-q", o.dir], { env: o.env, home: o.home, timeoutMs: o.timeoutMs });
+  const git = { env: o.env, home: o.home, timeoutMs: o.timeoutMs, tenant: o.tenant, timeoutNote: o.timeoutNote };
+  const run = (args: string[]) => sandboxedGit(args, { ...git, cwd: o.dir });
+  await sandboxedGit(["init", "-q", o.dir], git);
   // Relative submodule URLs resolve against origin; it holds no credentials (they travel as headers).
   await run(["remote", "add", "origin", o.url]);
   if (o.sparseCheckout?.length) {

@@ -1,9 +1,11 @@
 // Sandboxed git, for the remote repositories of GitRepositories: an argument array (no shell),
 // prompts disabled, an isolated HOME and no system or global config, only the http(s) and ssh
 // transports (file:// and ext:: refused, also for submodules, which inherit these -c settings),
-// bounded concurrency, and a timeout. Output that reaches errors is masked of URL credentials.
+// bounded concurrency shared fairly between tenants, and a timeout that kills git's whole process
+// group (its remote helpers too). Output that reaches errors is masked of URL credentials.
 import { FlotillaError } from "../../util/errors.js";
-import { spawn } from "node:child_process";
+import { killGroup, spawnInGroup } from "../../util/process-group.js";
+import { Semaphore } from "../../util/semaphore.js";
 import { maskUrlCredentials } from "./credentials.js";
 
 export class GitCommandError extends FlotillaError {
@@ -17,18 +19,15 @@ export class GitCommandError extends FlotillaError {
   }
 }
 
-const MAX_CONCURRENT = 8;
-let running = 0;
-const waiting: (() => void)[] = [];
+/** 8 git processes at once, a namespace holding none admitted beyond that (semaphore.ts). */
+const slots = new Semaphore(8);
 
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((r) => waiting.push(r));
-  running++;
+async function slot<T>(tenant: string, fn: () => Promise<T>): Promise<T> {
+  const release = await slots.acquire(undefined, tenant);
   try {
     return await fn();
   } finally {
-    running--;
-    waiting.shift()?.();
+    release();
   }
 }
 
@@ -47,6 +46,10 @@ export interface SandboxedGitOptions {
   env?: Record<string, string>;
   home: string;
   timeoutMs: number;
+  /** Whose process this is (a namespace): slots are shared fairly between tenants. */
+  tenant?: string;
+  /** Said after "timed out after Ns" (e.g. that --max-object-timeout capped spec.timeout). */
+  timeoutNote?: string;
 }
 
 export async function sandboxedGit(args: string[], options: SandboxedGitOptions): Promise<string> {
@@ -59,9 +62,10 @@ export function sandboxedGitOutput(
   options: SandboxedGitOptions,
 ): Promise<{ stdout: string; stderr: string }> {
   return slot(
+    options.tenant ?? "",
     () =>
       new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn(
+        const child = spawnInGroup(
           "git",
           [
             "-c",
@@ -95,9 +99,9 @@ export function sandboxedGitOutput(
         );
         let stdout = "";
         let stderr = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d));
-        child.stderr.on("data", (d: Buffer) => (stderr += d));
-        const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+        child.stdout!.on("data", (d: Buffer) => (stdout += d));
+        child.stderr!.on("data", (d: Buffer) => (stderr += d));
+        const timer = setTimeout(() => killGroup(child, "SIGKILL"), options.timeoutMs);
         child.once("error", (err) => {
           clearTimeout(timer);
           reject(new GitCommandError(`git ${args[0]}: ${err.message}`, "", false));
@@ -109,7 +113,7 @@ export function sandboxedGitOutput(
           const lines = stderr.trim().split("\n");
           const detail = maskUrlCredentials(
             signal === "SIGKILL"
-              ? `timed out after ${options.timeoutMs / 1000}s`
+              ? `timed out after ${options.timeoutMs / 1000}s${options.timeoutNote ? ` (${options.timeoutNote})` : ""}`
               : (lines.find((l) => l.startsWith("fatal: ")) ?? lines.pop() ?? ""),
           );
           reject(

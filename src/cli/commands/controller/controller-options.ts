@@ -7,7 +7,16 @@ export function withControllerOptions(command: Command): Command {
   return (
     command
       .option("--kubeconfig <path>", "kubeconfig to use instead of the in-cluster service account")
-      .option("--concurrent <n>", "concurrent reconciles per controller", "4")
+      .option(
+        "--concurrent <n>",
+        "concurrent reconciles per controller; a namespace with none in progress may start one beyond it (at most 1.5×), so one namespace cannot hold them all",
+        "4",
+      )
+      .option(
+        "--max-object-timeout <d>",
+        "longest one object may keep a git or helm process (or a chart download) running: a spec.timeout above it is capped, and the cap named in the object's message when it stops the work",
+        "10m",
+      )
       .addOption(
         goBoolOption(
           "--no-cross-namespace-refs",

@@ -7,7 +7,7 @@ import { HelmHome, type HelmResult, runHelm } from "../../../binaries/helm/index
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
 import { Counter } from "../../../runtime/metrics.js";
-import { parseDuration } from "../../../util/duration.js";
+import { objectTimeout } from "../../../util/object-timeout.js";
 import { preparePostRenderer } from "../post-render/post-renderer.js";
 import { installArgs, type ReleaseTarget, rollbackArgs, testArgs, uninstallArgs, upgradeArgs } from "./helm-args.js";
 import { writeKubeconfig } from "./kubeconfig-file.js";
@@ -54,13 +54,24 @@ export async function runAction(a: HelmAction, r: ActionRun): Promise<HelmResult
   const home = new HelmHome();
   try {
     const args = argsFor(a, r, home);
-    const timeout = args[args.indexOf("--timeout") + 1]!;
+    // No object keeps a helm slot longer than --max-object-timeout (decision 0030): helm's own --timeout
+    // is capped, so helm fails (and remediation runs) before the process is killed.
+    const at = args.indexOf("--timeout") + 1;
+    const timeout = objectTimeout(at ? args[at] : undefined, "5m", `the '${a.kind}' action's timeout`);
+    if (at) args[at] = timeout.text;
     helmProcesses.inc({ command: a.kind });
+    const started = Date.now();
     return await runHelm(args, {
       home,
       kubeconfig: writeKubeconfig(home.dir, r.endpoint),
-      timeoutMs: parseDuration(timeout) + MARGIN_MS,
+      timeoutMs: timeout.ms + MARGIN_MS,
       signal: r.signal,
+      tenant: r.hr.metadata.namespace,
+    }).catch((err: unknown) => {
+      // The cap is named where it bit: the action failed after running for as long as the cap allowed.
+      if (timeout.capped && err instanceof Error && Date.now() - started >= timeout.ms)
+        err.message += ` (${timeout.capped})`;
+      throw err;
     });
   } finally {
     home.remove();
