@@ -1,8 +1,20 @@
 // CEL as Flux evaluates it (fluxcd/pkg runtime/cel), with @marcbachmann/cel-js (decision 0016): one
 // environment shape (optional types, homogeneous literals, bounded ASTs), expressions parsed once
-// and run many times, and Kubernetes JSON handed over as Go's unstructured objects hold it.
+// and run many times, and Kubernetes JSON handed over as Go's unstructured objects hold it. Every
+// evaluation runs under a cost budget (cel-cost.ts, decision 0029): tenants write these expressions and
+// the controllers share one event loop.
 import { Environment, type ParseResult } from "@marcbachmann/cel-js";
+import { CelCostLimitError, DEFAULT_CEL_COST_LIMIT, meterRoot, withCelBudget } from "./cel-cost.js";
 import { FlotillaError } from "./errors.js";
+
+export { CelCostLimitError, DEFAULT_CEL_COST_LIMIT };
+
+let costLimit = DEFAULT_CEL_COST_LIMIT;
+
+/** The cost limit of every evaluation in this process (`flotilla controller --cel-cost-limit`). */
+export function setCelCostLimit(limit: number): void {
+  costLimit = limit;
+}
 
 export class CelExpressionError extends FlotillaError {
   override name = "CelExpressionError";
@@ -42,14 +54,19 @@ export function compileCel(env: Environment, text: string, opts: { bool?: boolea
     if (checked.type !== "bool")
       throw new CelExpressionError(`CEL expression '${text}' must be boolean, not ${checked.type}`);
   }
+  meterRoot(program.ast);
   return program;
 }
 
-/** Runs a program; an evaluation error's first line becomes the message. */
+/**
+ * Runs a program within the cost limit; an evaluation error's first line becomes the message. Past the
+ * limit it throws CelCostLimitError (the object's expression is too expensive, not wrong).
+ */
 export function runCel(program: CelProgram, data: Record<string, unknown>): unknown {
   try {
-    return program(data);
+    return withCelBudget(costLimit, () => program(data)).value;
   } catch (err) {
+    if (err instanceof CelCostLimitError) throw err;
     throw new CelExpressionError(firstLine(err));
   }
 }

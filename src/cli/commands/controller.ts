@@ -12,6 +12,7 @@ import { KubeconfigError } from "../../kube/errors.js";
 import { UsageError } from "../errors.js";
 import { durationFlag, intFlag, positiveFlag, sizeFlag } from "../flags.js";
 import { withControllerOptions } from "./controller/controller-options.js";
+import { setCelCostLimit } from "../../util/cel.js";
 import { setMaxObjectTimeout } from "../../util/object-timeout.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
@@ -44,6 +45,7 @@ export function controllerCommand(): Command {
     if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
     const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
     const featureGates = parseFeatureGates(opts.featureGates);
+    setCelCostLimit(intFlag("--cel-cost-limit", opts.celCostLimit, 1));
     if (opts.noRemoteBases === false)
       throw new UsageError(
         "--no-remote-bases=false: flotilla never fetches remote kustomize bases; vendor them into the source instead",

@@ -11,7 +11,7 @@ import { NotFoundError } from "../../kube/errors.js";
 import { isTrue } from "../../runtime/conditions.js";
 import { type Condition, READY } from "../../api/meta/conditions.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
-import { asCelValue, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
+import { asCelValue, CelCostLimitError, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 export const kustomizationPath = (ns: string, name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
@@ -93,9 +93,13 @@ export async function checkDependsOn<T extends Dependent>(
       try {
         ready = runCel(readyExpr, { self: asCelValue(ks), dep: asCelValue(other) });
       } catch (err) {
+        // Too costly: the message names the expression, as the cost may depend on the dependency's data.
+        const what = err instanceof CelCostLimitError ? `spec.dependsOn[${i}].readyExpr '${dep.readyExpr}'` : "";
         throw new ReconcileFailure(
           "DependencyNotReady",
-          `dependency '${ns}/${dep.name}' readyExpr could not be evaluated: ${(err as Error).message}`,
+          what
+            ? `dependency '${ns}/${dep.name}': ${what} ${(err as Error).message}`
+            : `dependency '${ns}/${dep.name}' readyExpr could not be evaluated: ${(err as Error).message}`,
           { retryAfterMs: refs.waitMs },
         );
       }

@@ -5,15 +5,22 @@
 // variables: metadata, spec, status...) and the first that is true decides; none true is
 // InProgress. An expression that cannot be evaluated (a field not there yet) keeps the object
 // InProgress and says why, so the wait's timeout names it. Expressions are data here: compiled once
-// per reconcile by the caller, with @marcbachmann/cel-js (decision 0016).
+// per reconcile by the caller, with @marcbachmann/cel-js (decision 0016). An expression that exceeds the
+// CEL cost limit fails the wait at once (HealthExpressionCostError): waiting would spend it again at
+// every poll (decision 0029).
 import type { HealthCheckExpr } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
-import { asCelValue, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
+import { asCelValue, CelCostLimitError, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
 import { FlotillaError } from "../../util/errors.js";
 import type { Health } from "./status.js";
 
 export class InvalidHealthExpressionError extends FlotillaError {
   override name = "InvalidHealthExpressionError";
+}
+
+/** An expression ran past the CEL cost limit on an object: the health check fails, naming both. */
+export class HealthExpressionCostError extends FlotillaError {
+  override name = "HealthExpressionCostError";
 }
 
 /** The health of an object by the expressions for its kind; undefined when none covers that kind. */
@@ -82,6 +89,10 @@ function evaluate(compiled: Compiled, obj: KubeObject): Health {
     try {
       result = runCel(run, data);
     } catch (err) {
+      if (err instanceof CelCostLimitError)
+        throw new HealthExpressionCostError(
+          `healthCheckExprs ${field} '${text}' on ${obj.kind}/${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ""}${obj.metadata.name}: ${err.message}`,
+        );
       return {
         status: "InProgress",
         message: `healthCheckExprs ${field} '${text}' could not be evaluated: ${(err as Error).message}`,

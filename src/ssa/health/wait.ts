@@ -6,7 +6,7 @@ import type { Cluster, ObjectRef } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { HealthCheckError } from "../errors.js";
-import type { ExpressionHealth } from "./expressions.js";
+import { type ExpressionHealth, HealthExpressionCostError } from "./expressions.js";
 import { computeHealth, type Health, podProblems } from "./status.js";
 
 export interface WaitOptions {
@@ -27,6 +27,8 @@ async function healthOf(cluster: Cluster, ref: ObjectRef, expressions?: Expressi
     if (!live || live.metadata.deletionTimestamp || !expressions) return computeHealth(live);
     return expressions(live) ?? computeHealth(live);
   } catch (err) {
+    // Too costly to judge is a failure now, not a status to poll again until the timeout.
+    if (err instanceof HealthExpressionCostError) throw err;
     return { status: "Unknown", message: (err as Error).message };
   }
 }

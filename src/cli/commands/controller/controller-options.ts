@@ -68,6 +68,11 @@ export function withControllerOptions(command: Command): Command {
         "most files an artifact may hold: a repository with more is refused when archived, an archive with more when unpacked",
         "100000",
       )
+      .option(
+        "--cel-cost-limit <n>",
+        "cost budget of one evaluation of a tenant's CEL expression (healthCheckExprs, dependsOn readyExpr, Receiver filters), as Kubernetes' per-expression limit: past it the object fails, naming the expression",
+        "1000000",
+      )
       .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
       .option(
         "--feature-gates <gates>",
