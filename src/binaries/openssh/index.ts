@@ -1,21 +1,23 @@
 // OpenSSH's own tools, wrapped once, for what flux does with Go's x/crypto/ssh when it writes a Git
 // SSH Secret: the public half of a private key (`ssh-keygen -y`), a new key pair (`ssh-keygen -t`), and
 // the server's host key (`ssh-keyscan`), chosen in Go's host-key preference order so known_hosts holds
-// the line flux would have written. Passphrases go through a file readable only by us, never argv.
+// the line flux would have written. Passphrases go through a file readable only by us and an askpass
+// helper (askpass.ts), never argv.
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FlotillaError } from "../../util/errors.js";
 import { makeWorkDir } from "../../util/work-dir.js";
-import { rmSync } from "node:fs";
+import { askpassEnv } from "./askpass.js";
 
 export class OpenSshError extends FlotillaError {
   override name = "OpenSshError";
 }
 
-function run(binary: string, args: string[], what: string): Promise<string> {
+function run(binary: string, args: string[], what: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(binary, args, { timeout: 30_000, env: { PATH: process.env.PATH, LANG: "C" } }, (err, stdout, stderr) => {
+    const options = { timeout: 30_000, env: { PATH: process.env.PATH, LANG: "C", ...env } };
+    execFile(binary, args, options, (err, stdout, stderr) => {
       if (!err) return resolve(stdout);
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
         return reject(
@@ -32,7 +34,12 @@ export async function publicKeyOf(privateKey: string, passphrase = ""): Promise<
   try {
     const file = join(dir, "id");
     writeFileSync(file, privateKey.endsWith("\n") ? privateKey : `${privateKey}\n`, { mode: 0o600 });
-    const out = await run("ssh-keygen", ["-y", "-P", passphrase, "-f", file], "unable to read the private key");
+    const out = await run(
+      "ssh-keygen",
+      ["-y", "-f", file],
+      "unable to read the private key",
+      askpassEnv(dir, passphrase),
+    );
     // ssh-keygen appends the key's comment; flux writes type and key only.
     return out.trim().split(/\s+/).slice(0, 2).join(" ");
   } finally {
@@ -97,7 +104,8 @@ export async function withoutPassphrase(privateKey: string, passphrase: string):
   try {
     const file = join(dir, "id");
     writeFileSync(file, privateKey.endsWith("\n") ? privateKey : `${privateKey}\n`, { mode: 0o600 });
-    await run("ssh-keygen", ["-q", "-p", "-P", passphrase, "-N", "", "-f", file], "unable to read the private key");
+    const env = askpassEnv(dir, passphrase);
+    await run("ssh-keygen", ["-q", "-p", "-N", "", "-f", file], "unable to read the private key", env);
     return readFileSync(file, "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });
