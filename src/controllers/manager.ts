@@ -26,6 +26,7 @@ import { kustomizationController } from "./kustomization/setup.js";
 import { helmReleaseController } from "./helmrelease/setup.js";
 import { helmProcesses } from "./helmrelease/actions/run-action.js";
 import { preflight } from "./preflight.js";
+import { crossNamespacePolicy } from "./receiver/cross-namespace.js";
 import { ReceiverCache } from "./receiver/receiver-cache.js";
 import { startReceiverServer } from "./receiver/server.js";
 import { receiverController } from "./receiver/setup.js";
@@ -55,6 +56,8 @@ export interface ManagerOptions {
   /** The webhook receiver server (Flux: notification-controller's --receiver-addr). */
   receiverHost: string;
   receiverPort: number;
+  /** --receiver-allow-cross-namespace: a Receiver may name other namespaces' objects (off: its own only). */
+  receiverAllowCrossNamespace?: boolean;
   requeueDependencyMs: number;
   /** Flux's StrictPostBuildSubstitutions feature gate. */
   strictSubstitutions?: boolean;
@@ -131,6 +134,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       receivers: new ReceiverCache(),
       flags: {
         noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+        receiverAllowCrossNamespace: o.receiverAllowCrossNamespace === true,
         defaultServiceAccount: o.defaultServiceAccount,
         requeueDependencyMs: o.requeueDependencyMs,
         strictSubstitutions: o.strictSubstitutions ?? true,
@@ -150,7 +154,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       cluster,
       events: deps.events,
       log: o.log.with({ controller: "receiver-server" }),
-      noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+      crossNamespace: crossNamespacePolicy(deps.flags),
     });
     o.log.info("controllers started", {
       artifactServer: artifactServer.url,

@@ -92,6 +92,7 @@ export function controllerCommand(): Command {
       healthPort: health.port,
       receiverHost: receiver.host,
       receiverPort: receiver.port,
+      receiverAllowCrossNamespace: opts.receiverAllowCrossNamespace === true,
       requeueDependencyMs: flags.requeueDependencyMs,
       strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
       driftWatch: featureGates.DriftWatch,

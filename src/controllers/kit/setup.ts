@@ -20,6 +20,8 @@ import type { ReceiverCache } from "../receiver/receiver-cache.js";
 export interface ControllerFlags {
   /** --no-cross-namespace-refs */
   noCrossNamespaceRefs?: boolean;
+  /** --receiver-allow-cross-namespace: a Receiver may name objects in other namespaces (decision 0032). */
+  receiverAllowCrossNamespace?: boolean;
   /** --default-service-account: impersonated when an object names no service account. */
   defaultServiceAccount?: string;
   /** --requeue-dependency: how soon to look again at an object waiting on another one. */

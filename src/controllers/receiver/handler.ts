@@ -1,6 +1,7 @@
-// One webhook request, after its body was read, as notification-controller handles it
+// One webhook request for a Receiver found by its path (the server answers 404 for a path no Receiver
+// has, before reading the body), after its body was read, as notification-controller handles it
 // (receiver_handlers.go handlePayload), answering with Flux's status codes and an empty body:
-//   404 no Receiver has this path · 503 the Receiver is suspended or not Ready ·
+//   503 the Receiver is suspended or not Ready ·
 //   400 the request does not validate (Secret, signature, token, event) ·
 //   500 a resource could not be asked to reconcile (every entry is still tried) · 200 done.
 // flotilla adds one thing Flux does not do: a Normal Event on the Receiver naming what it asked to
@@ -12,6 +13,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Logger } from "../../runtime/logger.js";
 import { WebhookRejected } from "./errors.js";
+import type { CrossNamespacePolicy } from "./cross-namespace.js";
 import type { ReceiverCache } from "./receiver-cache.js";
 import { requestReconciliation } from "./request-reconcile.js";
 import { type ResourceFilter, resourceFilters } from "./resource-filter.js";
@@ -25,12 +27,12 @@ export interface HandlerOptions {
   cluster: Cluster;
   events: EventRecorder;
   log: Logger;
-  /** --no-cross-namespace-refs: entries may not name another namespace. */
-  noCrossNamespaceRefs: boolean;
+  /** Whether entries may name another namespace (cross-namespace.ts: off unless the operator allows it). */
+  crossNamespace: CrossNamespacePolicy;
 }
 
 export interface HookRequest {
-  /** The request URI as sent (path and query): matched whole against status.webhookPath, as Flux does. */
+  /** The request URI as sent (path and query), matched whole against status.webhookPath as Flux does. */
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
@@ -40,9 +42,7 @@ const isReady = (r: Receiver) => r.status?.conditions?.some((c) => c.type === RE
 
 const firstHeader = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-export async function handleHook(o: HandlerOptions, req: HookRequest): Promise<number> {
-  const receiver = o.cache.byPath(req.url);
-  if (!receiver) return 404;
+export async function handleHook(o: HandlerOptions, receiver: Receiver, req: HookRequest): Promise<number> {
   const log = o.log.with({ kind: "Receiver", namespace: receiver.metadata.namespace, name: receiver.metadata.name });
   if (receiver.spec.suspend || !isReady(receiver)) {
     log.error("unable to process request", {
@@ -85,12 +85,12 @@ export async function handleHook(o: HandlerOptions, req: HookRequest): Promise<n
   let failed = false;
   const options = {
     cluster: o.cluster,
-    noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+    crossNamespace: o.crossNamespace,
     note: (message: string) => log.info(message),
   };
   for (const [i, entry] of receiver.spec.resources.entries()) {
     try {
-      annotated.push(...(await requestReconciliation(options, receiver, entry, filters[i])));
+      annotated.push(...(await requestReconciliation(options, receiver, entry, i, filters[i])));
     } catch (err) {
       failed = true;
       log.error("unable to request reconciliation", {

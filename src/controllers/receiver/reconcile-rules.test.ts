@@ -7,6 +7,10 @@ import { refusal } from "./reconciler.js";
 import { goTimeString, requestedAtNow } from "./requested-at.js";
 import { isJsonContent, resourceFilters } from "./resource-filter.js";
 import { labelSelectorOf, targetOf } from "./request-reconcile.js";
+import { crossNamespacePolicy } from "./cross-namespace.js";
+
+const REFUSE = crossNamespacePolicy({});
+const ALLOW = crossNamespacePolicy({ receiverAllowCrossNamespace: true });
 
 const spec = (extra: Partial<ReceiverSpec> = {}): ReceiverSpec => ({
   type: "github",
@@ -100,34 +104,34 @@ describe("resource filters", () => {
 });
 
 describe("which objects an entry points at", () => {
-  it("the Receiver's namespace unless the entry names one; refused across namespaces under --no-cross-namespace-refs", () => {
-    expect(targetOf({ kind: "GitRepository", name: "a" }, "ns", true)).toEqual({
+  it("the Receiver's namespace unless the entry names one; another only when the operator allows it", () => {
+    expect(targetOf({ kind: "GitRepository", name: "a" }, "ns", REFUSE)).toEqual({
       namespace: "ns",
       apiVersion: "source.toolkit.fluxcd.io/v1",
     });
-    expect(targetOf({ kind: "GitRepository", name: "a", namespace: "other" }, "ns", false).namespace).toBe("other");
-    expect(targetOf({ kind: "GitRepository", name: "a", namespace: "ns" }, "ns", true).namespace).toBe("ns");
-    expect(() => targetOf({ kind: "GitRepository", name: "a", namespace: "other" }, "ns", true)).toThrow(
-      "cross-namespace references are not allowed",
+    expect(targetOf({ kind: "GitRepository", name: "a", namespace: "other" }, "ns", ALLOW).namespace).toBe("other");
+    expect(targetOf({ kind: "GitRepository", name: "a", namespace: "ns" }, "ns", REFUSE).namespace).toBe("ns");
+    expect(() => targetOf({ kind: "GitRepository", name: "a", namespace: "other" }, "ns", REFUSE, 2)).toThrow(
+      'cross-namespace references are not allowed: spec.resources[2] names GitRepository "other/a" in another namespace',
     );
   });
 
   it("kinds outside Flux's default table need an apiVersion (a Kustomization does, as in Flux)", () => {
-    expect(() => targetOf({ kind: "Kustomization", name: "a" }, "ns", false)).toThrow(
+    expect(() => targetOf({ kind: "Kustomization", name: "a" }, "ns", ALLOW)).toThrow(
       'apiVersion must be specified for kind "Kustomization"',
     );
     expect(
-      targetOf({ kind: "Kustomization", name: "a", apiVersion: "kustomize.toolkit.fluxcd.io/v1" }, "ns", false)
+      targetOf({ kind: "Kustomization", name: "a", apiVersion: "kustomize.toolkit.fluxcd.io/v1" }, "ns", ALLOW)
         .apiVersion,
     ).toBe("kustomize.toolkit.fluxcd.io/v1");
     expect(labelSelectorOf({ app: "web", tier: "front" })).toBe("app=web,tier=front");
   });
 
   it("only the toolkit's and the fleet's groups: a same-named kind of another group is refused, naming it", () => {
-    expect(() => targetOf({ kind: "Bucket", name: "*", apiVersion: "s3.aws.upbound.io/v1beta1" }, "ns", false)).toThrow(
+    expect(() => targetOf({ kind: "Bucket", name: "*", apiVersion: "s3.aws.upbound.io/v1beta1" }, "ns", ALLOW)).toThrow(
       'apiVersion "s3.aws.upbound.io/v1beta1" of Bucket "*" is not a Flux or flotilla kind',
     );
-    expect(() => targetOf({ kind: "GitRepository", name: "a", apiVersion: "v1" }, "ns", false)).toThrow(
+    expect(() => targetOf({ kind: "GitRepository", name: "a", apiVersion: "v1" }, "ns", ALLOW)).toThrow(
       "is not a Flux or flotilla kind",
     );
     for (const apiVersion of [
@@ -135,7 +139,7 @@ describe("which objects an entry points at", () => {
       "source.extensions.fluxcd.io/v1beta1",
       "fleet.flotilla.dev/v1alpha1",
     ])
-      expect(targetOf({ kind: "HelmRelease", name: "a", apiVersion }, "ns", false).apiVersion).toBe(apiVersion);
+      expect(targetOf({ kind: "HelmRelease", name: "a", apiVersion }, "ns", ALLOW).apiVersion).toBe(apiVersion);
   });
 });
 

@@ -1,5 +1,6 @@
 // Receiver reconciler (notification-controller's internal/controller/receiver_controller.go): refuse
-// what flotilla does not verify, check the CEL filters and the spec, read the token, and publish the
+// what flotilla does not verify, check the CEL filters and the spec, refuse entries naming another
+// namespace unless allowed (cross-namespace.ts: Stalled AccessDenied), read the token, and publish the
 // webhook path — status.webhookPath and Ready "Receiver initialized for path: /hook/<digest>". A
 // missing Secret or `token` key is Ready=False (TokenNotFound) naming the Secret, the path cleared so
 // no request is taken, retried with backoff; a bad filter or spec stalls until the spec changes.
@@ -17,6 +18,7 @@ import { ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { ReconciledObjects } from "../kit/objects.js";
 import { unsupportedField } from "../kit/unsupported.js";
+import { type CrossNamespacePolicy, crossNamespaceFailure, crossNamespacePolicy } from "./cross-namespace.js";
 import { invalidFilter } from "./resource-filter.js";
 import { readToken, TokenUnavailable } from "./token.js";
 import { RECEIVER_UNSUPPORTED } from "./unsupported-fields.js";
@@ -37,14 +39,18 @@ export function invalidSpec(spec: ReceiverSpec): string | undefined {
 }
 
 /** The first reason the spec cannot be served, as a stalled failure; undefined when it can. */
-export function refusal(spec: ReceiverSpec): ReconcileFailure | undefined {
+export function refusal(
+  spec: ReceiverSpec,
+  namespace = "",
+  crossNamespace: CrossNamespacePolicy = crossNamespacePolicy({}),
+): ReconcileFailure | undefined {
   const unsupported = unsupportedField(spec, RECEIVER_UNSUPPORTED);
   if (unsupported) return unsupported;
   const cel = invalidFilter(spec);
   if (cel) return new ReconcileFailure(INVALID_CEL_EXPRESSION, `${TERMINAL}: ${cel}`, { stalled: true });
   const invalid = invalidSpec(spec);
   if (invalid) return new ReconcileFailure(VALIDATION_FAILED, `${TERMINAL}: ${invalid}`, { stalled: true });
-  return undefined;
+  return crossNamespaceFailure(spec, namespace, crossNamespace);
 }
 
 export class ReceiverReconciler implements Reconciler {
@@ -54,6 +60,7 @@ export class ReceiverReconciler implements Reconciler {
   constructor(
     private readonly cluster: Cluster,
     events: EventRecorder,
+    private readonly crossNamespace: CrossNamespacePolicy,
   ) {
     this.objects = new ReconciledObjects(cluster);
     this.finisher = new Finisher(this.objects, events);
@@ -70,7 +77,7 @@ export class ReceiverReconciler implements Reconciler {
     const intervalMs = parseDuration(receiver.spec.interval ?? DEFAULT_INTERVAL);
     const timing = { intervalMs };
     const conditions = receiver.status?.conditions ?? [];
-    const refused = refusal(receiver.spec);
+    const refused = refusal(receiver.spec, receiver.metadata.namespace!, this.crossNamespace);
     if (refused) return this.finisher.finish(receiver, path, ctx, { outcome: refused, conditions, timing });
 
     const generation = receiver.metadata.generation;

@@ -1,7 +1,8 @@
 // Asking a Receiver's resources to reconcile, as notification-controller does
 // (receiver_handlers.go requestReconciliation): each spec.resources entry is one object by name, or
 // every object of its kind matching matchLabels when the name is `*`, in the Receiver's namespace
-// unless the entry names another (refused under --no-cross-namespace-refs). Each accepted object gets
+// (another only when the operator allows it: cross-namespace.ts; the reconciler refuses such a spec
+// first, this is checked again in case of a stale cache). Each accepted object gets
 // reconcile.fluxcd.io/requestedAt = now through a merge patch; its own controller does the rest.
 import { REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -9,6 +10,7 @@ import type { Receiver, ReceiverResource } from "../../api/notification/receiver
 import type { Cluster } from "../../kube/cluster.js";
 import { collectionPath, objectPath } from "../../kube/discovery.js";
 import { ApiError } from "../../kube/errors.js";
+import { type CrossNamespacePolicy, crossNamespaceRefusal } from "./cross-namespace.js";
 import { ReconcileRequestFailed } from "./errors.js";
 import { requestedAtNow } from "./requested-at.js";
 import type { ResourceFilter } from "./resource-filter.js";
@@ -29,14 +31,16 @@ export interface Target {
   apiVersion: string;
 }
 
-/** Where an entry points, or why it may not (pure). */
-export function targetOf(entry: ReceiverResource, receiverNamespace: string, noCrossNamespaceRefs: boolean): Target {
-  let namespace = receiverNamespace;
-  if (entry.namespace) {
-    if (noCrossNamespaceRefs && entry.namespace !== receiverNamespace)
-      throw new ReconcileRequestFailed("cross-namespace references are not allowed");
-    namespace = entry.namespace;
-  }
+/** Where an entry (spec.resources[index]) points, or why it may not (pure). */
+export function targetOf(
+  entry: ReceiverResource,
+  receiverNamespace: string,
+  policy: CrossNamespacePolicy,
+  index = 0,
+): Target {
+  const refused = crossNamespaceRefusal(entry, index, receiverNamespace, policy);
+  if (refused) throw new ReconcileRequestFailed(`cross-namespace references are not allowed: ${refused}`);
+  const namespace = entry.namespace || receiverNamespace;
   const apiVersion = entry.apiVersion || DEFAULT_API_VERSIONS[entry.kind];
   if (!apiVersion) throw new ReconcileRequestFailed(`apiVersion must be specified for kind "${entry.kind}"`);
   const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
@@ -64,7 +68,7 @@ const apiMessage = (err: unknown) =>
 
 export interface RequestOptions {
   cluster: Cluster;
-  noCrossNamespaceRefs: boolean;
+  crossNamespace: CrossNamespacePolicy;
   /** Logs what happened to one entry (no tokens, no payloads). */
   note(message: string, fields?: Record<string, unknown>): void;
 }
@@ -74,9 +78,10 @@ export async function requestReconciliation(
   o: RequestOptions,
   receiver: Receiver,
   entry: ReceiverResource,
+  index: number,
   filter: ResourceFilter | undefined,
 ): Promise<string[]> {
-  const { namespace, apiVersion } = targetOf(entry, receiver.metadata.namespace!, o.noCrossNamespaceRefs);
+  const { namespace, apiVersion } = targetOf(entry, receiver.metadata.namespace!, o.crossNamespace, index);
   let mapping;
   try {
     mapping = await o.cluster.mapping({ apiVersion, kind: entry.kind });

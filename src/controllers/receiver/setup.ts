@@ -6,6 +6,7 @@ import { gvkOf, SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { Receiver } from "../../api/notification/receiver.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { crossNamespacePolicy } from "./cross-namespace.js";
 import { WEBHOOK_PATH_INDEX, webhookPathIndex } from "./receiver-cache.js";
 import { ReceiverReconciler } from "./reconciler.js";
 
@@ -17,7 +18,7 @@ const secretRefIndex = (o: KubeObject): string[] => {
   return name ? [`${o.metadata.namespace}/${name}`] : [];
 };
 
-export const receiverController: ControllerSetup<Pick<ControllerDeps, "cluster" | "events" | "receivers">> = {
+export const receiverController: ControllerSetup<Pick<ControllerDeps, "cluster" | "events" | "receivers" | "flags">> = {
   name: "receiver",
   kind: gvkOf(SERVED_KINDS.Receiver),
   indexes: { [WEBHOOK_PATH_INDEX]: webhookPathIndex, [SECRET_REF_INDEX]: secretRefIndex },
@@ -31,6 +32,6 @@ export const receiverController: ControllerSetup<Pick<ControllerDeps, "cluster" 
           .map((r) => `${r.metadata.namespace}/${r.metadata.name}`),
     },
   ],
-  reconciler: ({ cluster, events }) => new ReceiverReconciler(cluster, events),
+  reconciler: ({ cluster, events, flags }) => new ReceiverReconciler(cluster, events, crossNamespacePolicy(flags)),
   connect: (controller, { receivers }) => receivers.attach(controller.informer),
 };

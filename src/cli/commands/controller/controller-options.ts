@@ -58,6 +58,13 @@ export function withControllerOptions(command: Command): Command {
       )
       // notification-controller spells it --receiverAddr: a Flux Deployment's arguments work as written.
       .addOption(new Option("--receiverAddr <addr>").hideHelp())
+      .addOption(
+        goBoolOption(
+          "--receiver-allow-cross-namespace",
+          "a Receiver may ask objects in other namespaces to reconcile (off: only its own namespace's; --no-cross-namespace-refs refuses them regardless)",
+          false,
+        ),
+      )
       .option(
         "--artifact-max-size <size>",
         "largest artifact, unpacked (all files together; 1Gi, 512Mi or bytes): a bigger repository is refused when archived, a bigger archive when unpacked",
