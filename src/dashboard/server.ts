@@ -1,7 +1,8 @@
 // `flotilla dashboard`: one web app for the whole fleet, served from this process. The data comes from
 // watches on the management cluster (fleet-cache.ts), pages are JSON views of it, changes reach open
 // pages as server-sent events, and actions run with the kubeconfig's identity. The page's own files are
-// served from here (assets/): nothing is loaded from the internet.
+// served from here (assets/): nothing is loaded from the internet. Given a token (auth.ts), every
+// request must carry it; at most `maxStreams` event streams are open at once (change-stream.ts).
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import type { Cluster } from "../kube/cluster.js";
 import { ActionRefused, parseAction, perform } from "./actions.js";
 import { appPage } from "./app-page.js";
-import { ChangeStream } from "./change-stream.js";
+import { DashboardAuth, refuseUnauthenticated } from "./auth.js";
+import { ChangeStream, MAX_STREAMS } from "./change-stream.js";
 import { clusterPage } from "./cluster-page.js";
 import { FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
 import { fleetPage } from "./fleet-page.js";
@@ -22,6 +24,10 @@ export interface DashboardOptions {
   readOnly: boolean;
   /** Only this namespace's objects (default: every namespace the identity may list). */
   namespace?: string;
+  /** A bearer token every request must carry (required beyond loopback by `flotilla controller`). */
+  token?: string;
+  /** Most event streams open at once (default MAX_STREAMS). */
+  maxStreams?: number;
   log?: (line: string) => void;
 }
 
@@ -57,7 +63,8 @@ function assetsDir(): string {
 export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const dir = assetsDir();
   const cache = await FleetCache.start(o.cluster, o.namespace, o.log);
-  const stream = new ChangeStream(cache);
+  const stream = new ChangeStream(cache, o.maxStreams ?? MAX_STREAMS);
+  const auth = o.token ? new DashboardAuth(o.token) : undefined;
   let hosts: Set<string> | "ip-literals" = new Set<string>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -66,6 +73,9 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     if (refused) return sendJson(res, 403, { error: refused });
     const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
     const q = (k: string) => url.searchParams.get(k) ?? "";
+    if (auth && req.method === "GET" && url.pathname === "/" && url.searchParams.has("token"))
+      return auth.login(res, q("token"));
+    if (auth && !auth.allows(req)) return refuseUnauthenticated(res);
     if (req.method === "POST" && url.pathname === "/api/action") {
       try {
         const done = await perform(cache, o.readOnly, parseAction(await readJson(req)));
@@ -101,7 +111,10 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
           : sendJson(res, 404, { error: `${kind} ${q("namespace")}/${q("name")} not found` });
       }
       case "/api/stream":
-        return stream.open(res);
+        if (stream.open(res)) return;
+        return sendJson(res, 503, {
+          error: `${stream.size} event streams are open, the most this dashboard serves: close a dashboard tab`,
+        });
       default:
         return sendJson(res, 404, { error: `no page ${url.pathname}` });
     }

@@ -12,6 +12,7 @@ import { KubeconfigError } from "../../kube/errors.js";
 import { UsageError } from "../errors.js";
 import { durationFlag, intFlag, positiveFlag, sizeFlag } from "../flags.js";
 import { withControllerOptions } from "./controller/controller-options.js";
+import { dashboardToken } from "./controller/dashboard-token.js";
 import { setCelCostLimit } from "../../util/cel.js";
 import { setMaxObjectTimeout } from "../../util/object-timeout.js";
 
@@ -44,6 +45,10 @@ export function controllerCommand(): Command {
     const receiver = listen("--receiver-addr", "receiverAddr");
     if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
     const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
+    if (!dashboardAt && opts.dashboardTokenFile) throw new UsageError("--dashboard-token-file needs --dashboard-addr");
+    const dashboardAuth = dashboardAt
+      ? dashboardToken(opts.dashboardAddr as string, dashboardAt.host, opts.dashboardTokenFile as string | undefined)
+      : undefined;
     const featureGates = parseFeatureGates(opts.featureGates);
     setCelCostLimit(intFlag("--cel-cost-limit", opts.celCostLimit, 1));
     if (opts.noRemoteBases === false)
@@ -109,13 +114,19 @@ export function controllerCommand(): Command {
           address: dashboardAt.host || "0.0.0.0",
           port: dashboardAt.port,
           readOnly: opts.dashboardReadOnly === true,
+          ...(dashboardAuth ? { token: dashboardAuth } : {}),
           log: (line) => log.info(line),
         }).catch(async (err: unknown) => {
           await manager.stop();
           throw err;
         })
       : undefined;
-    if (dashboard) log.info("dashboard serving", { url: dashboard.url, readOnly: opts.dashboardReadOnly === true });
+    if (dashboard)
+      log.info("dashboard serving", {
+        url: dashboard.url,
+        readOnly: opts.dashboardReadOnly === true,
+        token: dashboardAuth ? "required" : "none (loopback only)",
+      });
     const onSignal = () => void Promise.all([manager.stop(), dashboard?.close()]);
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);

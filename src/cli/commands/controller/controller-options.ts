@@ -96,6 +96,10 @@ export function withControllerOptions(command: Command): Command {
         ),
       )
       .option("--dashboard-addr <addr>", "also serve the fleet dashboard on this address (off unless given)")
+      .option(
+        "--dashboard-token-file <path>",
+        "a file holding the bearer token every dashboard request must carry (required unless --dashboard-addr is loopback)",
+      )
       .addOption(
         goBoolOption(
           "--dashboard-read-only",
