@@ -56,8 +56,10 @@ export function setHelmConcurrency(limit: number): void {
   slots.resize(limit);
 }
 
+// First, before the command: appended, it would be read as a positional after a "--" that ends the
+// flags (helm-args.ts puts spec-derived names there), and helm would fall back to another kubeconfig.
 const argv = (args: readonly string[], o: HelmRunOptions) =>
-  o.kubeconfig ? [...args, "--kubeconfig", o.kubeconfig] : [...args];
+  o.kubeconfig ? ["--kubeconfig", o.kubeconfig, ...args] : [...args];
 
 const what = (args: readonly string[]) => `helm ${args[0] ?? ""}`.trim();
 

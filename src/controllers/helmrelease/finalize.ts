@@ -10,7 +10,7 @@ import { finalizeBounded } from "../kustomization/finalize.js";
 import { KubeconfigSecretNotFound, targetCluster } from "../kustomization/target-cluster.js";
 import { runAction } from "./actions/run-action.js";
 import { deleteHelmChart } from "./chart-source.js";
-import { releaseName, targetNamespace } from "./release-name.js";
+import { releaseName, releaseNameProblem, targetNamespace } from "./release-name.js";
 import { ReleaseStorage } from "./storage/release.js";
 import { timeoutMs } from "./timing.js";
 
@@ -26,6 +26,9 @@ export interface HelmReleaseFinalizeDeps {
 export async function finalizeHelmRelease(hr: HelmRelease, deps: HelmReleaseFinalizeDeps): Promise<Result | void> {
   const uninstall = async (): Promise<string | undefined> => {
     if (hr.spec.suspend) return undefined;
+    // Refused before any helm ran (reconciler.ts): nothing was installed under it, and its storage
+    // labels could not even be listed by it.
+    if (releaseNameProblem(hr)) return undefined;
     let target: Cluster;
     try {
       target = await targetCluster(deps.cluster, hr, deps.defaultServiceAccount);

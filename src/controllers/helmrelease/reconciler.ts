@@ -24,7 +24,7 @@ import { changedTarget, uninstallPrevious } from "./release-target.js";
 import { ensureHelmChart, chartRefOf, loadChart, refuseCrossNamespace } from "./chart-source.js";
 import { finalizeHelmRelease } from "./finalize.js";
 import { normalizeSpec } from "./normalize.js";
-import { releaseName, targetNamespace } from "./release-name.js";
+import { releaseName, releaseNameProblem, targetNamespace } from "./release-name.js";
 import { ReleaseRun } from "./release-run.js";
 import { resetRequested } from "./release-state.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
@@ -113,6 +113,8 @@ export class HelmReleaseReconciler implements Reconciler {
   ) {
     const refused = unsupportedField(hr, HELM_RELEASE_UNSUPPORTED);
     if (refused) throw refused;
+    const badName = releaseNameProblem(hr);
+    if (badName) throw new ReconcileFailure("InvalidReleaseName", badName, { stalled: true });
     if (!hr.spec.chart === !hr.spec.chartRef)
       throw new ReconcileFailure("InvalidChartReference", "either spec.chart or spec.chartRef must be set, not both", {
         stalled: true,

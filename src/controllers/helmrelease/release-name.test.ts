@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
-import { releaseName, shortenName, targetNamespace } from "./release-name.js";
+import { checkedReleaseName, releaseName, releaseNameProblem, shortenName, targetNamespace } from "./release-name.js";
 
 const hr = (name: string, spec: Partial<HelmRelease["spec"]> = {}) =>
   ({ metadata: { name, namespace: "tenants" }, spec: { interval: "1m", ...spec } }) as HelmRelease;
@@ -29,5 +29,30 @@ describe("release name", () => {
 
   it("shortens spec.releaseName too", () => {
     expect(releaseName(hr("x", { releaseName: "r".repeat(54), targetNamespace: "t" }))).toMatch(/^r{40}-/);
+  });
+
+  it("refuses, naming spec.releaseName, a name helm would read as a flag or refuse itself", () => {
+    for (const bad of ["--generate-name", "-h", "--post-renderer=/bin/sh", "Web", "web_1", "web-", ".web", "a..b"]) {
+      const problem = releaseNameProblem(hr("x", { releaseName: bad }));
+      expect(problem, bad).toBe(
+        `HelmRelease tenants/x: spec.releaseName ${JSON.stringify(bad)} is not a valid Helm release name: ` +
+          "at most 53 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit; " +
+          "set spec.releaseName to such a name",
+      );
+      expect(() => checkedReleaseName(hr("x", { releaseName: bad }))).toThrow(problem);
+    }
+  });
+
+  it("accepts what helm accepts: DNS subdomains of at most 53 characters, long names once shortened", () => {
+    for (const good of ["web", "a", "0", "web-1", "web.v1", "a".repeat(53), "r".repeat(60)])
+      expect(releaseNameProblem(hr("x", { releaseName: good })), good).toBeUndefined();
+    expect(checkedReleaseName(hr("podinfo", { targetNamespace: "default" }))).toBe("default-podinfo");
+  });
+
+  it("names the derived name when there is no spec.releaseName (a name that shortens to '.-')", () => {
+    const name = `${"a".repeat(39)}.${"b".repeat(20)}`;
+    expect(releaseNameProblem(hr(name))).toContain(
+      `the release name "${shortenName(name)}" made of spec.targetNamespace and metadata.name`,
+    );
   });
 });

@@ -19,10 +19,12 @@ export async function pullChart(repo: HelmRepository, chart: string, version: st
   );
   mkdirSync(dir, { recursive: true });
   const base = repo.spec.url.replace(/\/+$/, "");
+  // The chart after "--": a name from the HelmRelease's spec is never read as a flag.
+  const flags = ["--version", version, "--destination", dir];
   const args =
     repo.spec.type === "oci"
-      ? ["pull", `${base}/${chart}`, "--version", version, "--destination", dir]
-      : ["pull", chart, "--repo", base, "--version", version, "--destination", dir];
+      ? ["pull", ...flags, "--", `${base}/${chart}`]
+      : ["pull", "--repo", base, ...flags, "--", chart];
   try {
     await runHelm(args);
   } catch (err) {

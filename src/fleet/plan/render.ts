@@ -13,7 +13,7 @@ import type { KubeObject } from "../../api/meta/object.js";
 import { runHelm } from "../../binaries/helm/index.js";
 import { buildKustomizationObjects } from "../../controllers/kustomization/build.js";
 import { postRender } from "../../controllers/helmrelease/post-render/render.js";
-import { releaseName, targetNamespace } from "../../controllers/helmrelease/release-name.js";
+import { checkedReleaseName, targetNamespace } from "../../controllers/helmrelease/release-name.js";
 
 /** Builds spec.path of `artifactDir` as Kustomization `ks` would; objects carry its owner labels. */
 export function renderKustomization(
@@ -46,9 +46,11 @@ export async function renderHelmRelease(
   const valuesFile = join(work, `values-${randomUUID()}.yaml`);
   writeFileSync(valuesFile, JSON.stringify(values));
   const ns = targetNamespace(hr);
+  // Refused as the controller refuses it; and after "--", so no name is ever read as a flag.
+  const release = checkedReleaseName(hr);
   let rendered;
   try {
-    rendered = await runHelm(["template", releaseName(hr), chart, "--namespace", ns, "--values", valuesFile]);
+    rendered = await runHelm(["template", "--namespace", ns, "--values", valuesFile, "--", release, chart]);
   } finally {
     rmSync(valuesFile, { force: true }); // values may hold what came from a Secret
   }
@@ -61,7 +63,7 @@ export async function renderHelmRelease(
     obj.metadata.labels = { ...obj.metadata.labels, "app.kubernetes.io/managed-by": "Helm" };
     obj.metadata.annotations = {
       ...obj.metadata.annotations,
-      "meta.helm.sh/release-name": releaseName(hr),
+      "meta.helm.sh/release-name": release,
       "meta.helm.sh/release-namespace": ns,
     };
   }

@@ -14,8 +14,6 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
   it("installs server-side, taking ownership, waiting with kstatus and for jobs, CRDs left to the controller, devel charts", () => {
     expect(installArgs(hr(), t, "c.tgz")).toEqual([
       "install",
-      "default-cm",
-      "c.tgz",
       "-n",
       "default",
       "--server-side=true",
@@ -27,7 +25,24 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
       "--devel",
       "--timeout",
       "5m0s",
+      "--",
+      "default-cm",
+      "c.tgz",
     ]);
+  });
+
+  it("puts the release name, chart and revision after '--', extra flags before it: a name is never read as a flag", () => {
+    const odd = { ...t, release: "--generate-name" };
+    const positionals = (args: string[]) => args.slice(args.indexOf("--") + 1);
+    expect(positionals(installArgs(hr(), odd, "c.tgz", ["-f", "v.yaml"]))).toEqual(["--generate-name", "c.tgz"]);
+    expect(positionals(upgradeArgs(hr(), odd, "c.tgz", ["-f", "v.yaml"]))).toEqual(["--generate-name", "c.tgz"]);
+    expect(positionals(rollbackArgs(hr(), odd, 2))).toEqual(["--generate-name", "2"]);
+    expect(positionals(uninstallArgs(hr(), odd))).toEqual(["--generate-name"]);
+    expect(positionals(testArgs(hr(), odd))).toEqual(["--generate-name"]);
+    const install = installArgs(hr(), odd, "c.tgz", ["-f", "v.yaml"]);
+    expect(install.indexOf("-f")).toBeLessThan(install.indexOf("--"));
+    // Only the positionals follow it: one "--", three from the end.
+    expect(install.filter((a) => a === "--")).toHaveLength(1);
   });
 
   it("never passes --atomic or --rollback-on-failure: remediation is the controller's", () => {
@@ -66,7 +81,8 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
   });
 
   it("rolls back to an explicit revision, uninstalls with the deletion propagation, tests with filters", () => {
-    expect(rollbackArgs(hr(), t, 2).slice(0, 3)).toEqual(["rollback", "default-cm", "2"]);
+    const rollback = rollbackArgs(hr(), t, 2);
+    expect([rollback[0], ...rollback.slice(-3)]).toEqual(["rollback", "--", "default-cm", "2"]);
     expect(uninstallArgs(hr({ uninstall: { deletionPropagation: "foreground" } }), t).join(" ")).toContain(
       "--cascade foreground",
     );

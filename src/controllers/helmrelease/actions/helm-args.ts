@@ -1,6 +1,8 @@
 // helm-controller's action options as helm v4 CLI arguments (facts §1.6 "HC ↔ Helm option mapping").
-// Pure: the runner adds the chart, values file, kubeconfig and post-renderer. Never --atomic or
-// --rollback-on-failure: remediation is the controller's own state machine, with its retry counts.
+// Pure: the runner adds the values file and post-renderer (as `extra` flags) and the kubeconfig. Never
+// --atomic or --rollback-on-failure: remediation is the controller's own state machine, with its retry
+// counts. The positionals (release name, chart, revision) come last, after "--": a name from the spec
+// is then never read as a flag, whatever it looks like.
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 
 /** Where and as whom: the release, its namespace, and the impersonated user if any. */
@@ -26,14 +28,14 @@ function wait(o: { disableWait?: boolean; disableWaitForJobs?: boolean }): strin
 
 const flag = (on: boolean | undefined, name: string) => (on ? [name] : []);
 
+/** `helm <command> <flags…> -- <positionals…>`. */
+const command = (name: string, flags: string[], positionals: string[]) => [name, ...flags, "--", ...positionals];
+
 /** helm install. CRDs are never helm's: the controller applies crds/ per policy first (crds/chart-crds.ts). */
-export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): string[] {
+export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string, extra: string[] = []): string[] {
   const i = hr.spec.install ?? {};
   const ssa = i.serverSideApply ?? true;
-  return [
-    "install",
-    t.release,
-    chart,
+  const flags = [
     ...common(t),
     `--server-side=${ssa}`,
     ...flag(ssa, "--force-conflicts"),
@@ -48,16 +50,15 @@ export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): s
     ...flag(i.disableOpenAPIValidation, "--disable-openapi-validation"),
     ...flag(i.disableSchemaValidation, "--skip-schema-validation"),
     ...timeoutOf(hr, i.timeout),
+    ...extra,
   ];
+  return command("install", flags, [t.release, chart]);
 }
 
-export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): string[] {
+export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string, extra: string[] = []): string[] {
   const u = hr.spec.upgrade ?? {};
   const ssa = u.serverSideApply === "enabled" ? "true" : u.serverSideApply === "disabled" ? "false" : "auto";
-  return [
-    "upgrade",
-    t.release,
-    chart,
+  const flags = [
     ...common(t),
     `--server-side=${ssa}`,
     ...flag(ssa !== "false", "--force-conflicts"),
@@ -75,16 +76,15 @@ export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string): s
     ...flag(u.disableOpenAPIValidation, "--disable-openapi-validation"),
     ...flag(u.disableSchemaValidation, "--skip-schema-validation"),
     ...timeoutOf(hr, u.timeout),
+    ...extra,
   ];
+  return command("upgrade", flags, [t.release, chart]);
 }
 
 export function rollbackArgs(hr: HelmRelease, t: ReleaseTarget, toVersion: number): string[] {
   const r = hr.spec.rollback ?? {};
   const ssa = r.serverSideApply === "enabled" ? "true" : r.serverSideApply === "disabled" ? "false" : "auto";
-  return [
-    "rollback",
-    t.release,
-    String(toVersion),
+  const flags = [
     ...common(t),
     `--server-side=${ssa}`,
     ...flag(ssa !== "false", "--force-conflicts"),
@@ -96,13 +96,12 @@ export function rollbackArgs(hr: HelmRelease, t: ReleaseTarget, toVersion: numbe
     ...flag(r.disableHooks, "--no-hooks"),
     ...timeoutOf(hr, r.timeout),
   ];
+  return command("rollback", flags, [t.release, String(toVersion)]);
 }
 
 export function uninstallArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
   const u = hr.spec.uninstall ?? {};
-  return [
-    "uninstall",
-    t.release,
+  const flags = [
     ...common(t),
     "--cascade",
     u.deletionPropagation ?? "background",
@@ -112,15 +111,11 @@ export function uninstallArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
     ...flag(u.disableHooks, "--no-hooks"),
     ...timeoutOf(hr, u.timeout),
   ];
+  return command("uninstall", flags, [t.release]);
 }
 
 export function testArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
   const filters = (hr.spec.test?.filters ?? []).map((f) => `${f.exclude ? "!" : ""}name=${f.name}`);
-  return [
-    "test",
-    t.release,
-    ...common(t),
-    ...filters.flatMap((f) => ["--filter", f]),
-    ...timeoutOf(hr, hr.spec.test?.timeout),
-  ];
+  const flags = [...common(t), ...filters.flatMap((f) => ["--filter", f]), ...timeoutOf(hr, hr.spec.test?.timeout)];
+  return command("test", flags, [t.release]);
 }

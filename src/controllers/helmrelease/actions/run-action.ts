@@ -38,8 +38,8 @@ function argsFor(a: HelmAction, r: ActionRun, home: HelmHome): string[] {
     case "upgrade": {
       const values = join(home.dir, "values.yaml");
       writeFileSync(values, JSON.stringify(a.values), { mode: 0o600 });
-      const base = a.kind === "install" ? installArgs(r.hr, r.target, a.chart) : upgradeArgs(r.hr, r.target, a.chart);
-      return [...base, "-f", values, ...preparePostRenderer(home, r.hr)];
+      const extra = ["-f", values, ...preparePostRenderer(home, r.hr)];
+      return (a.kind === "install" ? installArgs : upgradeArgs)(r.hr, r.target, a.chart, extra);
     }
     case "rollback":
       return rollbackArgs(r.hr, r.target, a.toVersion);
