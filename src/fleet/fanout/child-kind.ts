@@ -38,6 +38,8 @@ export interface ChildKind<P extends FleetParent> {
    * undefined when it does not.
    */
   filesFor?(sources: () => SourceFetcher, parent: P, revision: string | undefined): Promise<ArtifactFiles | undefined>;
+  /** The source filesFor reads for this parent (its namespace, when another), or undefined when it reads none. */
+  filesSource?(parent: P): { kind: string; name: string; namespace?: string } | undefined;
   /** What the child has applied, for the per-cluster table. */
   revisionOf(child: FleetChild): string | undefined;
   /** The merge patch that makes deleting the child leave what it applied in place (onClusterRemoval: Orphan). */

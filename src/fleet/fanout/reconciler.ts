@@ -32,6 +32,7 @@ import {
   type Row,
 } from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
+import { crossNamespaceRead } from "./cross-namespace.js";
 import { dependentChildren, holdChild, releaseChild, removeChild } from "./removal.js";
 
 const RECHECK_MS = 15_000;
@@ -46,6 +47,8 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     private readonly cluster: Cluster,
     events: EventRecorder,
     private readonly sourceFetcher?: SourceFetcher,
+    /** --no-cross-namespace-refs */
+    private readonly noCrossNamespaceRefs = false,
   ) {
     this.objects = new ReconciledObjects(cluster);
     this.finisher = new Finisher(this.objects, events);
@@ -66,6 +69,8 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       );
       return this.finisher.finish(parent, path, ctx, { outcome, conditions, timing });
     }
+    const denied = crossNamespaceRead(this.kind, parent, this.noCrossNamespaceRefs);
+    if (denied) return this.finisher.finish(parent, path, ctx, { outcome: denied, conditions, timing });
     const clusters = (
       await this.cluster.client.listAll<FleetCluster>(pathOf(SERVED_KINDS.Cluster, req.namespace))
     ).items

@@ -14,7 +14,7 @@ type Watches = ControllerSetup["watches"];
 export function fanOutController<P extends FleetParent>(
   name: string,
   kind: ChildKind<P>,
-): ControllerSetup<Pick<ControllerDeps, "cluster" | "events"> & Partial<Pick<ControllerDeps, "sources">>> {
+): ControllerSetup<Pick<ControllerDeps, "cluster" | "events"> & Partial<Pick<ControllerDeps, "sources" | "flags">>> {
   const sameNamespace: NonNullable<Watches>[number]["map"] = (o, controller) =>
     controller.informer
       .list()
@@ -53,6 +53,7 @@ export function fanOutController<P extends FleetParent>(
       { kind: gvk(SERVED_KINDS.Cluster), predicate: clusterChanged, onDelete: true, map: sameNamespace },
       ...sourceWatch,
     ],
-    reconciler: ({ cluster, events, sources }) => new FanOutReconciler(kind, cluster, events, sources),
+    reconciler: ({ cluster, events, sources, flags }) =>
+      new FanOutReconciler(kind, cluster, events, sources, flags?.noCrossNamespaceRefs),
   };
 }

@@ -28,6 +28,7 @@ export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
   },
   revisionOf: (k) => (k.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision,
   filesFor: fleetKustomizationFiles,
+  filesSource: (fk) => (fk.spec.fallbackPath ? fk.spec.template.spec.sourceRef : undefined),
   orphanPatch: { spec: { deletionPolicy: "Orphan" } },
   pins: {
     live: liveRevision,
