@@ -65,6 +65,8 @@ export interface ManagerOptions {
   driftWatch?: boolean;
   /** --artifact-max-size, --artifact-max-files (defaults: 1 GiB, 100000). */
   artifactLimits?: ArtifactLimits;
+  /** --cluster-removal-grace-period (the fleet's default, 10m). */
+  clusterRemovalGraceMs?: number;
   /**
    * Controllers of layers above this one (the fleet's), decided once this process leads: they may ask
    * the cluster what it serves (Kamaji's CRD).
@@ -140,6 +142,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         strictSubstitutions: o.strictSubstitutions ?? true,
         driftWatch: o.driftWatch ?? true,
         artifactLimits: o.artifactLimits,
+        clusterRemovalGraceMs: o.clusterRemovalGraceMs,
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };

@@ -2,7 +2,8 @@
 // (tenant1 and tenant2, reached through copies of their Kamaji admin kubeconfigs) makes one child
 // Kustomization per cluster, and each real tenant plane gets a ConfigMap showing its own cluster name,
 // its region label and a value from the Cluster's spec.variables. A cluster relabelled out of the
-// selector loses its child and the ConfigMap is pruned from that plane only.
+// selector loses its child and (onClusterRemoval: Prune, no grace period) the ConfigMap is pruned from
+// that plane only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetCluster } from "../../src/api/fleet/cluster.js";
 import type { FleetKustomization } from "../../src/api/fleet/fleet-kustomization.js";
@@ -109,6 +110,10 @@ describe("FleetKustomization", () => {
       metadata: { name: "info", namespace: h.ns, labels: { [SHARD]: h.ns } },
       spec: {
         clusterSelector: { matchLabels: { env: "prod" } },
+        // Pruned at once when a cluster leaves: this file checks the prune itself (the grace period and the
+        // Orphan default have fleet-cluster-removal).
+        onClusterRemoval: "Prune",
+        clusterRemovalGracePeriod: "0s",
         template: {
           spec: {
             sourceRef: { kind: "GitRepository", name: "platform" },
@@ -199,6 +204,8 @@ describe("FleetKustomization", () => {
       metadata: { name: "paths", namespace: h.ns, labels: { [SHARD]: h.ns } },
       spec: {
         clusterSelector: { names: ["tenant1", "tenant2"] },
+        onClusterRemoval: "Prune",
+        clusterRemovalGracePeriod: "0s",
         fallbackPath: "./apps/paths/default",
         template: {
           spec: {

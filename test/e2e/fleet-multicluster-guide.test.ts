@@ -82,7 +82,8 @@ beforeAll(async () => {
     { branch: "dev" },
   );
   // The fleet's controllers in-process beside the harness's source and Kustomization controllers.
-  controllers.push(...(await startFleetControllers(h)));
+  // A short grace period: the guide's remove-cluster step waits for it (decision 0031).
+  controllers.push(...(await startFleetControllers(h, undefined, 2_000)));
   // `flotilla` on PATH is the built CLI; git commits with a test identity.
   const bin = join(work, "bin");
   mkdirSync(bin);

@@ -21,13 +21,22 @@ export async function serveFleetCrds(h: KustomizeHarness): Promise<void> {
     await h.mgmt.discovery.waitForMapping({ group: kind.group, version: "v1alpha1", kind: kind.kind }, 10_000);
 }
 
-/** The Cluster prober (no Kamaji discovery) and the FleetKustomization fan-out, started; `labelSelector` shards them. */
-export async function startFleetControllers(h: KustomizeHarness, labelSelector?: string): Promise<Controller[]> {
+/**
+ * The Cluster prober (no Kamaji discovery) and the FleetKustomization fan-out, started; `labelSelector` shards
+ * them; `clusterRemovalGraceMs` is the controller's --cluster-removal-grace-period (a FleetKustomization's own
+ * field wins).
+ */
+export async function startFleetControllers(
+  h: KustomizeHarness,
+  labelSelector?: string,
+  clusterRemovalGraceMs?: number,
+): Promise<Controller[]> {
   const log = createLogger({ level: "error", write: () => {} });
   const deps = {
     cluster: h.mgmt,
     events: new EventRecorder(h.mgmt.client, "flotilla-fleet", log),
     sources: new SourceFetcher(h.mgmt.client, h.artifactCacheDir),
+    flags: clusterRemovalGraceMs !== undefined ? { clusterRemovalGraceMs } : {},
   };
   const shared = { cluster: h.mgmt, log, concurrency: 2, ...(labelSelector ? { labelSelector } : {}) };
   const controllers = [clusterController(false), fleetKustomizationController].map((setup) =>

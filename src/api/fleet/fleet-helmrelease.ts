@@ -5,10 +5,15 @@
 import type { KubeObject } from "../meta/object.js";
 import type { HelmReleaseSpec } from "../helm/helmrelease.js";
 import { helmReleaseSchemas } from "../helm/helmrelease-schema.js";
-import { arr, bool, crdFor, obj, str, strMap } from "../crd.js";
+import { arr, bool, crdFor, duration, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 import { type Rollout, rolloutSchema } from "./rollout.js";
-import { type FleetStatus, fleetStatusSchema } from "./fleet-kustomization.js";
+import {
+  CLUSTER_REMOVAL_POLICIES,
+  type ClusterRemovalPolicy,
+  type FleetStatus,
+  fleetStatusSchema,
+} from "./fleet-kustomization.js";
 import { type ClusterSelector, clusterSelectorSchema } from "./selector.js";
 
 export interface FleetHelmReleaseSpec {
@@ -17,8 +22,9 @@ export interface FleetHelmReleaseSpec {
     metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
     spec: HelmReleaseSpec;
   };
-  /** Prune (default): a cluster that stops matching has its release uninstalled; Orphan leaves it installed. */
-  onClusterRemoval?: "Prune" | "Orphan";
+  /** As FleetKustomization's: after the grace period, Orphan (default) leaves the release installed; Prune uninstalls it. */
+  onClusterRemoval?: ClusterRemovalPolicy;
+  clusterRemovalGracePeriod?: string;
   /** As FleetKustomization's: per cluster, after these FleetHelmReleases' children, and removed before them. */
   dependsOn?: { name: string }[];
   rollout?: Rollout;
@@ -37,7 +43,8 @@ export const fleetHelmReleaseCrd = () =>
             { metadata: obj({ labels: strMap(), annotations: strMap() }), spec: helmReleaseSchemas.v2.spec },
             ["spec"],
           ),
-          onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          onClusterRemoval: str({ enum: [...CLUSTER_REMOVAL_POLICIES] }),
+          clusterRemovalGracePeriod: duration(),
           dependsOn: arr(obj({ name: str() }, ["name"])),
           rollout: rolloutSchema(),
           suspend: bool(),

@@ -5,12 +5,15 @@ import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { KustomizationSpec } from "../kustomize/kustomization.js";
 import { kustomizationSchemas } from "../kustomize/kustomization-schema.js";
-import { arr, bool, condition, crdFor, int, obj, str, strMap } from "../crd.js";
+import { arr, bool, condition, crdFor, duration, int, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 import { type ClusterSelector, clusterSelectorSchema } from "./selector.js";
 import { type Rollout, type RolloutStatus, rolloutSchema, rolloutStatusSchema } from "./rollout.js";
 
 export type { ClusterSelector };
+
+export const CLUSTER_REMOVAL_POLICIES = ["Orphan", "Prune"] as const;
+export type ClusterRemovalPolicy = (typeof CLUSTER_REMOVAL_POLICIES)[number];
 
 export interface ClusterChildStatus {
   cluster: string;
@@ -36,8 +39,14 @@ export interface FleetKustomizationSpec {
    * there — and which keep their child on a cluster until this one's is gone from it.
    */
   dependsOn?: { name: string }[];
-  /** Prune (default): a cluster that stops matching loses its child and what it applied; Orphan keeps them there. */
-  onClusterRemoval?: "Prune" | "Orphan";
+  /**
+   * What happens once a cluster that stopped matching (its Cluster deleted, or its labels changed) has been
+   * gone for clusterRemovalGracePeriod: Orphan (default) deletes the child and leaves what it applied running
+   * there; Prune deletes the child and what it applied (decision 0031).
+   */
+  onClusterRemoval?: ClusterRemovalPolicy;
+  /** How long such a cluster keeps its child, said in status, before onClusterRemoval applies (default: the controller's --cluster-removal-grace-period, 10m). */
+  clusterRemovalGracePeriod?: string;
   rollout?: Rollout;
   suspend?: boolean;
 }
@@ -81,7 +90,8 @@ export const fleetKustomizationCrd = () =>
           ),
           fallbackPath: str(),
           dependsOn: arr(obj({ name: str() }, ["name"])),
-          onClusterRemoval: str({ enum: ["Prune", "Orphan"] }),
+          onClusterRemoval: str({ enum: [...CLUSTER_REMOVAL_POLICIES] }),
+          clusterRemovalGracePeriod: duration(),
           rollout: rolloutSchema(),
           suspend: bool(),
         },

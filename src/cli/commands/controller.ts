@@ -64,6 +64,7 @@ export function controllerCommand(): Command {
       renewDeadlineMs: durationFlag("--leader-election-renew-deadline", opts.leaderElectionRenewDeadline),
       retryPeriodMs: durationFlag("--leader-election-retry-period", opts.leaderElectionRetryPeriod),
       requeueDependencyMs: durationFlag("--requeue-dependency", opts.requeueDependency),
+      clusterRemovalGraceMs: durationFlag("--cluster-removal-grace-period", opts.clusterRemovalGracePeriod),
       artifactLimits: {
         maxSize: sizeFlag("--artifact-max-size", opts.artifactMaxSize),
         maxFiles: intFlag("--artifact-max-files", opts.artifactMaxFiles, 1),
@@ -102,6 +103,7 @@ export function controllerCommand(): Command {
       strictSubstitutions: featureGates.StrictPostBuildSubstitutions,
       driftWatch: featureGates.DriftWatch,
       artifactLimits: flags.artifactLimits,
+      clusterRemovalGraceMs: flags.clusterRemovalGraceMs,
       installCrds: opts.installCrds,
       extraControllers: (cluster) => fleetControllers(cluster, { kamajiDiscovery: opts.kamajiDiscovery === true }),
       log,

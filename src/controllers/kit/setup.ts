@@ -32,6 +32,8 @@ export interface ControllerFlags {
   driftWatch?: boolean;
   /** --artifact-max-size and --artifact-max-files: what an artifact may hold, made or unpacked. */
   artifactLimits?: ArtifactLimits;
+  /** --cluster-removal-grace-period: how long a cluster leaving a fleet object's selection keeps its child. */
+  clusterRemovalGraceMs?: number;
 }
 
 /** What the manager hands every controller; each setup asks for the part it uses. */

@@ -1,7 +1,7 @@
 // What a fleet kind fans out, as the shared fan-out reconciler (reconciler.ts) needs it: the parent
 // and child kinds, how a child is built for one cluster, and how its status reads.
 import type { FleetCluster } from "../../api/fleet/cluster.js";
-import type { ClusterSelector, FleetStatus } from "../../api/fleet/fleet-kustomization.js";
+import type { ClusterRemovalPolicy, ClusterSelector, FleetStatus } from "../../api/fleet/fleet-kustomization.js";
 import type { KindEntry } from "../../api/kinds.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -16,7 +16,8 @@ export interface FleetParent extends KubeObject {
       metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
       spec: { interval?: string; kubeConfig?: unknown };
     };
-    onClusterRemoval?: "Prune" | "Orphan";
+    onClusterRemoval?: ClusterRemovalPolicy;
+    clusterRemovalGracePeriod?: string;
     dependsOn?: { name: string }[];
     rollout?: Rollout;
     suspend?: boolean;

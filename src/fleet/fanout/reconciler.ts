@@ -1,9 +1,9 @@
 // The fan-out reconciler every fleet kind shares (FleetKustomization, FleetHelmRelease): every selected
 // Cluster that is Ready gets its child (applied server-side, so a re-run changes nothing); a selected
 // cluster that is not Ready keeps the child it has and gets nothing new; a cluster no longer selected
-// loses its child — and, through the child's own deletion, what it applied there (onClusterRemoval:
-// Prune), or keeps it (Orphan), after the children depending on it there (removal.ts). Status lists
-// every selected cluster, none left out.
+// keeps its child through a grace period said in status, then loses it as onClusterRemoval says
+// (leaving.ts). A child name taken by an object the parent does not control is reported, never adopted
+// (collision.ts). Status lists every selected cluster, none left out.
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
@@ -33,10 +33,11 @@ import {
 } from "./children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
 import { crossNamespaceRead } from "./cross-namespace.js";
-import { dependentChildren, holdChild, releaseChild, removeChild } from "./removal.js";
+import { controlledBy, takenName } from "./collision.js";
+import { DEFAULT_REMOVAL_GRACE_MS, removalCondition, removalPolicy, returned, settleLeaving } from "./leaving.js";
+import { holdChild, releaseChild } from "./removal.js";
 
 const RECHECK_MS = 15_000;
-const REMOVAL_RECHECK_MS = 3_000;
 
 export class FanOutReconciler<P extends FleetParent> implements Reconciler {
   private readonly objects: ReconciledObjects<P>;
@@ -47,6 +48,7 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     private readonly cluster: Cluster,
     events: EventRecorder,
     private readonly sourceFetcher?: SourceFetcher,
+    private readonly removalGraceMs = DEFAULT_REMOVAL_GRACE_MS,
     /** --no-cross-namespace-refs */
     private readonly noCrossNamespaceRefs = false,
   ) {
@@ -71,15 +73,17 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     }
     const denied = crossNamespaceRead(this.kind, parent, this.noCrossNamespaceRefs);
     if (denied) return this.finisher.finish(parent, path, ctx, { outcome: denied, conditions, timing });
-    const clusters = (
-      await this.cluster.client.listAll<FleetCluster>(pathOf(SERVED_KINDS.Cluster, req.namespace))
-    ).items
+    const all = (await this.cluster.client.listAll<FleetCluster>(pathOf(SERVED_KINDS.Cluster, req.namespace))).items;
+    const clusters = all
       .filter((c) => selects(parent.spec.clusterSelector, c))
       .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
     const listed = await this.cluster.client.listAll<FleetChild>(pathOf(this.kind.child, req.namespace), {
       labelSelector: `${this.kind.parentLabel}=${parent.metadata.name}`,
     });
-    const children = new Map(listed.items.map((k) => [k.metadata.labels?.[CLUSTER_LABEL] ?? "", k]));
+    // Only what this parent controls is its child: a look-alike carrying its labels is never adopted or removed.
+    const children = new Map(
+      listed.items.filter((k) => controlledBy(parent, k)).map((k) => [k.metadata.labels?.[CLUSTER_LABEL] ?? "", k]),
+    );
     let plan: Plan | undefined;
     if (parent.spec.rollout) {
       try {
@@ -94,8 +98,13 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     const inUse = new Set<string>();
     for (const c of clusters) {
       const name = c.metadata.name;
-      const existing = children.get(name);
+      const existing = await returned(this.cluster, this.kind, children.get(name));
       children.delete(name);
+      const taken = !existing && (await takenName(this.cluster, this.kind, parent, name));
+      if (taken) {
+        rows.push(taken);
+        continue;
+      }
       const revision = plan && (plan.moves.get(name) ?? existing?.metadata.annotations?.[REVISION_ANNOTATION]);
       if (plan && !revision) {
         rows.push({ ...waitingForStage(plan, name), child: childName(parent, name) });
@@ -108,27 +117,24 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
       // A cluster its stage moved whose child cannot even be built halts the stage, naming it.
       if (plan?.moves.has(name) && row.state === "failing") haltStage(plan, name, row.message ?? "failing");
     }
-    let held = 0;
-    const dependents = children.size ? await dependentChildren(this.cluster, this.kind, parent) : new Map();
-    for (const [cluster, child] of children) {
-      const blockers = dependents.get(cluster) ?? [];
-      if (blockers.length) {
-        // Removed after what depends on it there (e.g. a tenant's namespace and role binding after its apps,
-        // which are pruned as the tenant): checked again shortly.
-        held++;
-        ctx.log.info("cluster no longer selected: child kept until its dependents are gone", { cluster, blockers });
-        const handle = this.kind.pins?.handleOf(child);
-        if (handle) inUse.add(handle);
-        continue;
-      }
-      await removeChild(this.cluster, this.kind, parent, child, cluster, ctx);
+    const gone = await settleLeaving(this.cluster, this.kind, parent, children, all, this.removalGraceMs, ctx);
+    for (const child of gone.kept) {
+      const handle = this.kind.pins?.handleOf(child);
+      if (handle) inUse.add(handle);
     }
     // A rollout removed from the spec leaves no pins, tracking objects or stale stage records behind.
     if (this.kind.pins && (plan || parent.status?.rollout))
       await this.kind.pins.sweep(this.cluster.client, parent, inUse, !!plan);
-    const { outcome, status } = fanOutOutcome(rows, plan, Math.min(RECHECK_MS, timing.intervalMs));
-    const next = held ? { intervalMs: Math.min(REMOVAL_RECHECK_MS, timing.intervalMs) } : timing;
-    return this.finisher.finish(parent, path, ctx, { outcome, conditions, status, timing: next });
+    // Looked at again when the next grace period ends.
+    const soonest = Math.min(timing.intervalMs, gone.recheckMs ?? Infinity);
+    const { outcome, status } = fanOutOutcome(rows, plan, Math.min(RECHECK_MS, soonest));
+    const pending = removalCondition(conditions, gone.leaving, removalPolicy(parent), parent.metadata.generation);
+    return this.finisher.finish(parent, path, ctx, {
+      outcome,
+      conditions: pending,
+      status,
+      timing: { intervalMs: soonest },
+    });
   }
 
   private sources(): SourceFetcher {

@@ -1,5 +1,6 @@
-// A cluster that stops matching loses its child — and, through the child's own deletion, what it applied
-// there (onClusterRemoval: Prune), or keeps it (Orphan). A child that other fleet objects depend on
+// A cluster that stops matching loses its child once its grace period is over (leaving.ts) — and, through
+// the child's own deletion, what it applied there (onClusterRemoval: Prune), or keeps it (Orphan, the
+// default). A child that other fleet objects depend on
 // (spec.dependsOn) goes only after their children on that cluster are gone: a tenant's namespace and role
 // binding outlive the tenant's apps, which are pruned as the tenant. A child whose cluster is not Ready is
 // held — suspended, applying and pruning nothing — and resumed by the next apply once the cluster is back.
@@ -9,6 +10,10 @@ import { NotFoundError } from "../../kube/errors.js";
 import type { ReconcileContext } from "../../runtime/controller.js";
 import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
 import { CLUSTER_LABEL } from "./children.js";
+import type { ClusterRemovalPolicy } from "../../api/fleet/fleet-kustomization.js";
+
+/** Orphan unless Prune is asked for: the fleet cannot tell a mistake from an intent (decision 0031). */
+export const removalPolicy = (parent: FleetParent): ClusterRemovalPolicy => parent.spec.onClusterRemoval ?? "Orphan";
 
 /** Per cluster, the children there of the fleet objects that depend on `parent` (they go first). */
 export async function dependentChildren<P extends FleetParent>(
@@ -57,14 +62,14 @@ export async function removeChild<P extends FleetParent>(
 ): Promise<void> {
   const path = pathOf(kind.child, child.metadata.namespace, child.metadata.name);
   try {
-    if (parent.spec.onClusterRemoval === "Orphan") await mgmt.client.patch(path, "merge", kind.orphanPatch);
+    if (removalPolicy(parent) === "Orphan") await mgmt.client.patch(path, "merge", kind.orphanPatch);
     // A child the fleet held is resumed first: deleted suspended, it would leave what it applied behind.
     else if (isHeld(child)) await mgmt.client.patch(path, "merge", { spec: { suspend: false } });
     await mgmt.client.delete(path);
     ctx.log.info("cluster no longer selected: child removed", {
       cluster,
       child: child.metadata.name,
-      policy: parent.spec.onClusterRemoval ?? "Prune",
+      policy: removalPolicy(parent),
     });
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;

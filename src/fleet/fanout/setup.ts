@@ -54,6 +54,6 @@ export function fanOutController<P extends FleetParent>(
       ...sourceWatch,
     ],
     reconciler: ({ cluster, events, sources, flags }) =>
-      new FanOutReconciler(kind, cluster, events, sources, flags?.noCrossNamespaceRefs),
+      new FanOutReconciler(kind, cluster, events, sources, flags?.clusterRemovalGraceMs, flags?.noCrossNamespaceRefs),
   };
 }

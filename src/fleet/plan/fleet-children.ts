@@ -1,12 +1,14 @@
 // A fleet parent's children as the fan-out would write them now — one per selected Cluster of its
 // namespace, built by the fan-out's own desiredChild — carrying the live child's status (its inventory,
 // its last release), so each is planned like any Kustomization or HelmRelease on that cluster. A live
-// child whose cluster is no longer selected is listed apart: its removal prunes what it applied.
+// child whose cluster is no longer selected is listed apart when its removal prunes what it applied
+// (onClusterRemoval: Prune; the default, Orphan, leaves it running there).
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { selects } from "../clusters.js";
 import type { ChildKind, FleetChild, FleetParent } from "../fanout/child-kind.js";
 import { CLUSTER_LABEL, desiredChild } from "../fanout/children.js";
+import { removalPolicy } from "../fanout/removal.js";
 import { filesIn } from "../fleetkustomization/artifact-files.js";
 
 export interface PlannedChild {
@@ -43,8 +45,6 @@ export function fleetChildren<P extends FleetParent>(
   });
   const names = new Set(selected.map((c) => c.metadata.name));
   const removed =
-    parent.spec.onClusterRemoval === "Orphan"
-      ? []
-      : mine.filter((o) => !names.has(o.metadata.labels?.[CLUSTER_LABEL] ?? ""));
+    removalPolicy(parent) === "Orphan" ? [] : mine.filter((o) => !names.has(o.metadata.labels?.[CLUSTER_LABEL] ?? ""));
   return { wanted, removed };
 }

@@ -68,6 +68,9 @@ function fleetKustomization(env: string, name: string, spec: Record<string, unkn
     metadata: { name, namespace: env },
     spec: {
       clusterSelector: envSelector(env),
+      // A cluster leaves an environment by a commit (remove-cluster): what the fleet put there goes too,
+      // after the grace period (decision 0031).
+      onClusterRemoval: "Prune",
       ...extra,
       template: { spec: { interval: "5m", retryInterval: "15s", prune: true, ...spec } },
     },

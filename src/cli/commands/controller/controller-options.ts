@@ -82,6 +82,11 @@ export function withControllerOptions(command: Command): Command {
       )
       .option("--requeue-dependency <d>", "retry interval for Kustomizations waiting on dependencies or sources", "30s")
       .option(
+        "--cluster-removal-grace-period <d>",
+        "how long a cluster that leaves a fleet object's selection keeps its child before spec.onClusterRemoval applies (the object's spec.clusterRemovalGracePeriod wins)",
+        "10m",
+      )
+      .option(
         "--feature-gates <gates>",
         "comma-separated Name=true|false; StrictPostBuildSubstitutions (default true) fails a Kustomization on an unset ${var}; DriftWatch (default true) puts back at once what others edit or delete",
       )

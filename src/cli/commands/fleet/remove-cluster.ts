@@ -1,6 +1,7 @@
 // `flotilla fleet remove-cluster NAME --env ENV`: the cluster leaves the environment. Its Cluster file
 // goes; once that commit is applied, the environment's Kustomization prunes the Cluster and the fleet
-// removes every app it put on that cluster (each child is deleted with prune): nothing is orphaned there.
+// removes every app it put on that cluster once the grace period is over (each child is deleted with
+// prune, as the layout's onClusterRemoval: Prune says): nothing is orphaned there.
 import { removeCluster } from "../../../fleet/repository/procedures.js";
 import { type FleetFlags, finish, fleetVerb, treeOf } from "./fleet-common.js";
 
@@ -16,7 +17,7 @@ export function removeClusterCommand() {
       removeCluster(tree, f.env, name);
       finish(
         tree,
-        `commit and push: cluster ${name} leaves environment ${f.env}, and the apps there are pruned (its kubeconfig Secret stays until you delete it)`,
+        `commit and push: cluster ${name} leaves environment ${f.env}, and the apps there are pruned once the grace period ends (--cluster-removal-grace-period; its kubeconfig Secret stays until you delete it)`,
       );
     });
 }
