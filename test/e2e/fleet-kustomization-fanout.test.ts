@@ -75,7 +75,9 @@ beforeAll(async () => {
   }
   // The fleet's controllers in-process, sharded to this file's objects (the harness runs the sources and
   // the Kustomization controller that reconciles the children).
-  controllers.push(...(await startFleetControllers(h, `${SHARD}=${h.ns}`)));
+  // No grace period by the flag as well as by each object's field: a controller of another version that
+  // installs its own CRDs could prune the field on a shared fleet.
+  controllers.push(...(await startFleetControllers(h, `${SHARD}=${h.ns}`, 0)));
   await h.commit(
     {
       "apps/info/cm.yaml": [
