@@ -133,11 +133,10 @@ export async function buildFromHelmRepository(
       `chart ${chart.spec.chart}-${entry.version} digest does not match the repository index`,
     );
   // Only a chart is stored and served: whatever else the index's URL answered is refused.
-  await inspectChartArchive(data, limits, `chart ${chart.spec.chart}-${entry.version} from ${url}`).catch(
-    (err: unknown) => {
-      throw new ReconcileFailure("ChartPullError", `chart pull error: ${(err as Error).message}`);
-    },
-  );
+  await inspectChartArchive(data, limits, `chart ${chart.spec.chart}-${entry.version}`).catch((err: unknown) => {
+    if (err instanceof ArtifactError) throw new ReconcileFailure("ChartPullError", `chart untar error: ${err.message}`);
+    throw new ReconcileFailure("ChartPullError", `chart pull error: ${(err as Error).message} (from ${url})`);
+  });
   let used: string[] = [];
   if (valuesFiles.length) {
     const work = makeWorkDir("chart-");

@@ -4,6 +4,7 @@
 // address) and have the answer re-served by the artifact server (issue 28).
 import { FlotillaError } from "../../util/errors.js";
 import { parseBoundedYaml } from "../../util/yaml-nesting.js";
+import { ArtifactLimitError } from "../artifact/errors.js";
 import { limiter } from "../artifact/extract.js";
 import type { ArtifactLimits } from "../artifact/limits.js";
 import { readTarGz } from "../artifact/tar-reader.js";
@@ -48,7 +49,8 @@ export async function inspectChartArchive(
       },
     });
   } catch (err) {
-    if (err instanceof NotAChartError) throw err;
+    // Over a limit, or an unsafe entry: said as extraction says it (the archive may be a chart, just refused).
+    if (err instanceof NotAChartError || err instanceof ArtifactLimitError) throw err;
     throw new NotAChartError(`${what} is not a chart archive: ${(err as Error).message}`);
   }
   if (!chartYaml) throw new NotAChartError(`${what} is not a chart: it holds no Chart.yaml`);
