@@ -27,7 +27,7 @@ import { helmReleaseController } from "./helmrelease/setup.js";
 import { helmProcesses } from "./helmrelease/actions/run-action.js";
 import { preflight } from "./preflight.js";
 import { crossNamespacePolicy } from "./receiver/cross-namespace.js";
-import { ReceiverCache } from "./receiver/receiver-cache.js";
+import { ReceiverCache } from "./kit/receiver-cache.js";
 import { startReceiverServer } from "./receiver/server.js";
 import { receiverController } from "./receiver/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";

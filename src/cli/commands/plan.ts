@@ -6,21 +6,21 @@
 // (`--snapshot FILE`, written online) instead of the clusters. Exit 0 no change, 1 changes, 2 errors.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import type { PlanBackend } from "../../fleet/plan/backend.js";
 import { readManagementState, type ManagementState } from "../../fleet/plan/management-state.js";
 import { offlineBackend } from "../../fleet/plan/offline-backend.js";
 import { onlineBackend } from "../../fleet/plan/online-backend.js";
 import { readSnapshot, takeSnapshot } from "../../fleet/plan/snapshot.js";
-import { checkoutRevision, parseSourceFlag } from "../../fleet/plan/source-overrides.js";
+import { replacedSources } from "../../fleet/plan/replaced-sources.js";
 import { exitCodeOf, type FleetPlan } from "../../fleet/plan/types.js";
 import { planFleet } from "../../fleet/plan/walk.js";
 import { clustersBySecret } from "../../fleet/status/fleet-view.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { clusterOf } from "../cluster-flags.js";
-import { UsageError } from "../errors.js";
-import { failure, success } from "../output.js";
+import { ExitError, UsageError } from "../errors.js";
+import { success } from "../output.js";
+import { failsWith } from "../runner.js";
 import { collectSlice } from "./create/flux-refs.js";
 import { planMarkdown, planText } from "./plan/plan-text.js";
 
@@ -41,53 +41,13 @@ const OFFLINE_CAVEATS = [
   "offline: apps whose values come from Secrets, and sources not replaced by --source, cannot be rendered; they are listed as errors",
 ];
 
-async function overridesOf(f: Flags, state: ManagementState, work: string, client: KubeClient | undefined) {
-  const parsed = f.source.map(parseSourceFlag);
-  const overrides = new Map<string, string>();
-  const shown: string[] = [];
-  const notes: string[] = [];
-  for (const s of parsed.filter((p) => p.dir)) {
-    overrides.set(`${s.kind}/${s.namespace}/${s.name}`, s.dir!);
-    shown.push(`${s.kind}/${s.namespace}/${s.name}=${s.dir}`);
+/** The --snapshot file read or written, its failure (no such file, no permission) said as Node says it. */
+function fileSays<T>(io: () => T): T {
+  try {
+    return io();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  const atRevision = parsed.filter((p) => !p.dir);
-  if (atRevision.length && !f.revision)
-    throw new UsageError(
-      `--source ${atRevision[0]!.kind}/${atRevision[0]!.namespace}/${atRevision[0]!.name} has no directory: add =<dir>, or pass --revision`,
-    );
-  if (f.revision) {
-    if (!client)
-      throw new UsageError(
-        "--revision checks the repository out with its credentials from the cluster: use --source Kind/ns/name=<dir> with --offline",
-      );
-    const named = atRevision.length
-      ? atRevision
-      : state.gitRepositories.map((g) => ({
-          kind: "GitRepository",
-          namespace: g.metadata.namespace!,
-          name: g.metadata.name,
-        }));
-    for (const s of named) {
-      const repo = state.gitRepositories.find(
-        (g) => g.metadata.namespace === s.namespace && g.metadata.name === s.name,
-      );
-      if (s.kind !== "GitRepository" || !repo)
-        throw new UsageError(`--revision: no GitRepository ${s.namespace}/${s.name} in the management cluster`);
-      try {
-        const { dir, commit } = await checkoutRevision(client, repo as GitRepository, f.revision, work);
-        overrides.set(`GitRepository/${s.namespace}/${s.name}`, dir);
-        shown.push(`GitRepository/${s.namespace}/${s.name}@${f.revision} (${commit.slice(0, 12)})`);
-      } catch (err) {
-        // Named: its failure is the plan's. Every repository: one without that ref is left out, and said.
-        if (atRevision.length) throw err;
-        notes.push(`GitRepository ${s.namespace}/${s.name} left as it is: ${(err as Error).message}`);
-      }
-    }
-  }
-  if (!overrides.size && notes.length) throw new UsageError(`--revision ${f.revision}: ${notes.join("; ")}`);
-  if (!overrides.size)
-    throw new UsageError("nothing to plan: pass --source Kind/ns/name=<dir> (repeatable) or --revision <git ref>");
-  return { overrides, shown, notes };
 }
 
 async function run(f: Flags): Promise<number> {
@@ -103,7 +63,10 @@ async function run(f: Flags): Promise<number> {
     let backend: PlanBackend;
     let client: KubeClient | undefined;
     if (f.offline) {
-      const snapshot = readSnapshot(readFileSync(f.snapshot!, "utf8"), f.snapshot!);
+      const snapshot = readSnapshot(
+        fileSays(() => readFileSync(f.snapshot!, "utf8")),
+        f.snapshot!,
+      );
       state = snapshot.management;
       backend = offlineBackend(snapshot, work);
     } else {
@@ -112,14 +75,15 @@ async function run(f: Flags): Promise<number> {
       state = await readManagementState(management, f.namespace);
       backend = onlineBackend(management, { work, defaultServiceAccount: f.defaultServiceAccount });
       if (f.snapshot) {
-        writeFileSync(f.snapshot, JSON.stringify(await takeSnapshot(management, state, f.defaultServiceAccount)));
+        const taken = JSON.stringify(await takeSnapshot(management, state, f.defaultServiceAccount));
+        fileSays(() => writeFileSync(f.snapshot!, taken));
         success(
           `snapshot of ${state.kustomizations.length} Kustomizations and ${state.helmReleases.length} HelmReleases written to ${f.snapshot}`,
         );
         if (!f.source.length && !f.revision) return 0;
       }
     }
-    const { overrides, shown, notes } = await overridesOf(f, state, work, client);
+    const { overrides, shown, notes } = await replacedSources(f, state, work, client);
     const apps = await planFleet({ state, backend, overrides, bySecret: clustersBySecret(state.clusters), work });
     const plan: FleetPlan = {
       mode: backend.mode,
@@ -141,7 +105,7 @@ async function run(f: Flags): Promise<number> {
 }
 
 export function planCommand(): Command {
-  return new Command("plan")
+  const cmd = new Command("plan")
     .description(
       "Show what a change would do to every cluster before it merges: every app reading the replaced sources, rendered and diffed against its cluster (exit 0: no change, 1: changes, 2: errors)",
     )
@@ -172,11 +136,9 @@ export function planCommand(): Command {
       `\nExamples:\n  flotilla plan --source GitRepository/flux-system/platform=.\n  flotilla plan --revision my-branch -o markdown > plan.md\n  flotilla plan --snapshot fleet.json          # with cluster access, e.g. nightly\n  flotilla plan --offline --snapshot fleet.json --source GitRepository/flux-system/platform=.`,
     )
     .action(async (f: Flags) => {
-      try {
-        process.exitCode = await run(f);
-      } catch (err) {
-        failure((err as Error).message);
-        process.exitCode = 2;
-      }
+      const code = await run(f);
+      if (code) throw new ExitError(code);
     });
+  // Exit 1 means "changes": a failure, a bug included, is 2.
+  return failsWith(cmd, 2);
 }

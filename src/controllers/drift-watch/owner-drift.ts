@@ -11,7 +11,7 @@ import { ForbiddenError, UnauthorizedError } from "../../kube/errors.js";
 import type { Controller } from "../../runtime/controller.js";
 import { parseInventoryId } from "../../ssa/inventory.js";
 import { parseDuration } from "../../util/duration.js";
-import { type Targeting, targetCluster } from "../kustomization/target-cluster.js";
+import { type Targeting, targetCluster } from "../kit/target-cluster.js";
 import { OwnerDebounce, OwnerSerial } from "./owner-debounce.js";
 import { type DriftChange, freshOwner, ownerDue } from "./owner-due.js";
 import type { Exemption, Own } from "./trigger-rules.js";

@@ -10,7 +10,7 @@ import {
   repositoryUrls,
   type RepositoryCredentials,
 } from "../../sources/helm/dependencies.js";
-import { repositoryAuth } from "../helmrepository/reconciler.js";
+import { repositoryAuth } from "../../sources/helm/repository-auth.js";
 
 export async function dependencyCredentials(
   cluster: Cluster,

@@ -2,6 +2,7 @@
 // does, download the chart with the repository's credentials, verify the index's digest, store
 // `<chart>-<version>.tgz`. With valuesFiles (relative to the chart) the chart is re-packaged with
 // the merged values and `+<generation>` build metadata, as Flux does, so consumers see the change.
+import { objectTimeout } from "../../util/object-timeout.js";
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,9 +20,8 @@ import { packageChart } from "../../sources/helm/package.js";
 import { inspectChartArchive } from "../../sources/helm/chart-archive.js";
 import { chartFileName, chartNameProblem, chartVersionProblem } from "../../sources/helm/chart-identity.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
-import { parseDuration } from "../../util/duration.js";
-import { repositoryAuth } from "../helmrepository/reconciler.js";
-import { isOciRepository, OCI_INSTEAD } from "../helmrepository/unsupported-fields.js";
+import { repositoryAuth } from "../../sources/helm/repository-auth.js";
+import { isOciRepository, OCI_INSTEAD } from "../kit/shared-refusals.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { buildFailure, chartValuesFiles, type ChartBuild } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
@@ -120,7 +120,7 @@ export async function buildFromHelmRepository(
   let data = await download(
     url,
     auth,
-    repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
+    objectTimeout(repo.spec.timeout, "60s").ms, // capped by --max-object-timeout
     MAX_CHART_BYTES,
     tls,
     "chart",

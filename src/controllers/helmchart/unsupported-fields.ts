@@ -3,10 +3,8 @@
 // verify beats building a chart the user asked to have verified without verifying it. A Bucket
 // source is refused as UnsupportedSourceKind by the reconciler.
 import type { HelmChart } from "../../api/source/helm.js";
+import { VERIFY_INSTEAD } from "../kit/shared-refusals.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
-
-/** Why a chart's signature is not verified (also the HelmRelease's chart template). */
-export const VERIFY_INSTEAD = "chart signatures are only verified for OCI charts, which flotilla does not pull";
 
 export const HELM_CHART_UNSUPPORTED: UnsupportedField<HelmChart["spec"]>[] = [
   {

@@ -8,7 +8,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { targetHints } from "../kustomization/target-cluster.js";
+import { targetHints } from "../kit/target-cluster.js";
 import { applyChartCrds, crdPolicy } from "./crds/chart-crds.js";
 import { type HelmAction, runAction } from "./actions/run-action.js";
 import type { LoadedChart } from "./chart-source.js";

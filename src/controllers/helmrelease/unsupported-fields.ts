@@ -7,9 +7,8 @@
 // persistentClient (every helm process is a new client anyway) and rollback.recreate (a no-op in
 // Flux too since 2.8).
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
-import { VERIFY_INSTEAD } from "../helmchart/unsupported-fields.js";
+import { KUBECONFIG_CONFIGMAP_REF, VERIFY_INSTEAD } from "../kit/shared-refusals.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
-import { KUBECONFIG_CONFIGMAP_REF } from "../kustomization/unsupported-fields.js";
 
 const CHART_SOURCES = "a HelmRepository (HTTP/S) or a GitRepository";
 

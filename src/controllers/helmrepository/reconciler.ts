@@ -11,6 +11,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
+import { repositoryAuth } from "../../sources/helm/repository-auth.js";
 import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../kit/failure.js";
@@ -22,18 +23,6 @@ import { SourceObjects } from "../source-objects.js";
 import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 
 const MAX_INDEX_BYTES = 50 * 1024 * 1024;
-
-export async function repositoryAuth(cluster: Cluster, repo: HelmRepository): Promise<BasicAuth | undefined> {
-  if (!repo.spec.secretRef) return undefined;
-  const secret = await cluster.client.get<{ data?: Record<string, string> }>(
-    pathOf(USED_KINDS.Secret, repo.metadata.namespace, repo.spec.secretRef.name),
-  );
-  const get = (k: string) => (secret.data?.[k] ? Buffer.from(secret.data[k]!, "base64").toString("utf8") : undefined);
-  const [username, password] = [get("username"), get("password")];
-  if (!username !== !password)
-    throw new Error(`invalid '${repo.spec.secretRef.name}' secret data: required fields 'username' and 'password'`);
-  return username ? { username, password: password! } : undefined;
-}
 
 export class HelmRepositoryReconciler implements Reconciler {
   private readonly objects: SourceObjects<HelmRepository>;

@@ -2,13 +2,8 @@
 // OCI repositories. insecure and provider only apply to OCI in Flux; accessFrom is not implemented
 // by Flux either. Everything else (url, secretRef, certSecretRef, passCredentials, timeout) is.
 import type { HelmRepository } from "../../api/source/helm.js";
+import { isOciRepository, OCI_INSTEAD } from "../kit/shared-refusals.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
-
-/** Charts are pulled from an OCI registry rather than through an index: flotilla has no OCI client. */
-export const isOciRepository = (repo: HelmRepository) =>
-  repo.spec.type === "oci" || /^oci:\/\//i.test(repo.spec.url ?? "");
-
-export const OCI_INSTEAD = "serve the charts from an HTTP(S) Helm repository (spec.type: default, an https:// URL)";
 
 export const HELM_REPOSITORY_UNSUPPORTED: UnsupportedField<HelmRepository["spec"]>[] = [
   {

@@ -14,7 +14,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
-import type { ReceiverCache } from "../receiver/receiver-cache.js";
+import type { ReceiverCache } from "./receiver-cache.js";
 
 /** The controller process's flags that change how reconcilers behave (Flux's names). */
 export interface ControllerFlags {

@@ -10,15 +10,12 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { objectId } from "../../kube/object.js";
-import { setCondition } from "../../runtime/conditions.js";
-import { type Condition, READY } from "../../api/meta/conditions.js";
-import type { KubeObject } from "../../api/meta/object.js";
 import type { ReconcileContext, Result } from "../../runtime/controller.js";
-import type { EventRecorder } from "../../runtime/events.js";
 import { waitForTermination } from "../../ssa/health/wait-deleted.js";
 import { pruneStale } from "../../ssa/index.js";
 import { refFromEntry } from "../../ssa/inventory.js";
-import { KubeconfigSecretNotFound } from "./target-cluster.js";
+import { type BoundedFinalizeDeps, finalizeBounded } from "../kit/finalize.js";
+import { KubeconfigSecretNotFound } from "../kit/target-cluster.js";
 import { reconcileTimeoutMs } from "./timing.js";
 
 export type DeletionPolicy = "MirrorPrune" | "Delete" | "WaitForTermination" | "Orphan";
@@ -28,14 +25,8 @@ function deletesOnRemoval(ks: Kustomization): boolean {
   return policy === "Delete" || policy === "WaitForTermination" || (policy === "MirrorPrune" && ks.spec.prune);
 }
 
-export interface FinalizeDeps {
-  events: EventRecorder;
+export interface FinalizeDeps extends BoundedFinalizeDeps {
   target: () => Promise<Cluster>;
-  patchStatus: (status: Record<string, unknown>) => Promise<void>;
-  /** Removes the finalizer: the object goes. */
-  release: () => Promise<void>;
-  retryMs: number;
-  now?: () => number;
 }
 
 export async function finalizeKustomization(
@@ -51,42 +42,6 @@ export async function finalizeKustomization(
     what: "garbage collection",
     stopHint: "set spec.deletionPolicy: Orphan to stop now",
   });
-}
-
-/**
- * Any kind's cleanup on deletion, bounded (decision 0011): `cleanup` returns why it is blocked, or
- * undefined when done; blocked, it is retried until `timeoutMs` after the deletion request, then the
- * finalizer goes with a Warning event naming what was left.
- */
-export async function finalizeBounded(
-  obj: KubeObject & { status?: { conditions?: Condition[] } },
-  deps: Omit<FinalizeDeps, "target">,
-  cleanup: () => Promise<string | undefined>,
-  o: { timeoutMs: number; reason: string; what: string; stopHint: string },
-): Promise<Result | void> {
-  const blocked = await cleanup();
-  if (blocked) {
-    const deadline = Date.parse(obj.metadata.deletionTimestamp!) + o.timeoutMs;
-    const now = deps.now?.() ?? Date.now();
-    if (now < deadline) {
-      const message =
-        `deletion blocked: ${blocked}; retrying until ${new Date(deadline).toISOString()}, ` +
-        `then the finalizer is removed and the objects are left; ${o.stopHint}`;
-      await deps.patchStatus({
-        conditions: setCondition(obj.status?.conditions ?? [], {
-          type: READY,
-          status: "False",
-          reason: o.reason,
-          message,
-          observedGeneration: obj.metadata.generation,
-        }),
-      });
-      await deps.events.record(obj, "Warning", o.reason, message);
-      return { requeueAfterMs: Math.min(deps.retryMs, Math.max(1000, deadline - now)) };
-    }
-    await deps.events.record(obj, "Warning", o.reason, `gave up ${o.what} after spec.timeout; left behind: ${blocked}`);
-  }
-  await deps.release();
 }
 
 /** Deletes the inventory; returns why it could not (undefined when done or nothing to do). */

@@ -29,7 +29,8 @@ import { ReconciledObjects } from "../kit/objects.js";
 import type { Outcome } from "../kit/outcome.js";
 import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
 import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
-import { checkDependencies, compileReadyExprs, kustomizationPath } from "./dependencies.js";
+import { compileReadyExprs } from "../kit/dependencies.js";
+import { checkDependencies, kustomizationPath } from "./dependencies.js";
 import { fetchSource } from "./fetch-source.js";
 import { finalizeKustomization } from "./finalize.js";
 import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.js";
@@ -37,7 +38,7 @@ import { KUSTOMIZATION_UNSUPPORTED } from "./unsupported-fields.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { DeferredWrite, PROGRESS_WRITE_DELAY_MS } from "../kit/deferred-write.js";
 import { type Attempt, attemptStatus, markProgressing, phaseDurations } from "./attempt.js";
-import { targetCluster, targetHints } from "./target-cluster.js";
+import { targetCluster, targetHints } from "../kit/target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
 

@@ -2,19 +2,8 @@
 // Everything else in the CRD is implemented; healthCheckExprs, dependsOn[].readyExpr,
 // ignoreMissingComponents and postBuild.substituteStrategy included. v1beta's `validation` is a no-op in Flux too.
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
+import { KUBECONFIG_CONFIGMAP_REF } from "../kit/shared-refusals.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
-
-/**
- * Ignoring it once applied the remote cluster's objects to the management cluster. Shared by every kind
- * with a spec.kubeConfig (Kustomization, HelmRelease).
- */
-export const KUBECONFIG_CONFIGMAP_REF: UnsupportedField<{ kubeConfig?: { configMapRef?: unknown } }> = {
-  field: "spec.kubeConfig.configMapRef",
-  find: (s) => (s.kubeConfig?.configMapRef ? "spec.kubeConfig.configMapRef" : undefined),
-  instead:
-    "put the remote cluster's kubeconfig in a Secret and name it in spec.kubeConfig.secretRef " +
-    "(flotilla does not get cluster credentials from a cloud provider or workload identity)",
-};
 
 export const KUSTOMIZATION_UNSUPPORTED: UnsupportedField<KustomizationSpec>[] = [
   KUBECONFIG_CONFIGMAP_REF,

@@ -14,7 +14,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { Logger } from "../../runtime/logger.js";
 import { WebhookRejected } from "./errors.js";
 import type { CrossNamespacePolicy } from "./cross-namespace.js";
-import type { ReceiverCache } from "./receiver-cache.js";
+import type { ReceiverCache } from "../kit/receiver-cache.js";
 import { requestReconciliation } from "./request-reconcile.js";
 import { type ResourceFilter, resourceFilters } from "./resource-filter.js";
 import { readToken, TokenUnavailable } from "./token.js";

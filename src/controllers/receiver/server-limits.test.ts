@@ -8,7 +8,7 @@ import type { Informer } from "../../kube/informer.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { createLogger } from "../../runtime/logger.js";
 import { crossNamespacePolicy } from "./cross-namespace.js";
-import { ReceiverCache } from "./receiver-cache.js";
+import { ReceiverCache } from "../kit/receiver-cache.js";
 import { MAX_REQUEST_BYTES, type RunningReceiverServer, startReceiverServer } from "./server.js";
 
 const KNOWN = "/hook/known";

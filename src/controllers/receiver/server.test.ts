@@ -3,7 +3,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { createLogger } from "../../runtime/logger.js";
 import { crossNamespacePolicy } from "./cross-namespace.js";
-import { ReceiverCache } from "./receiver-cache.js";
+import { ReceiverCache } from "../kit/receiver-cache.js";
 import { type RunningReceiverServer, startReceiverServer } from "./server.js";
 
 // The server's own rules, before any Receiver is looked at: no cluster is needed (an empty cache).

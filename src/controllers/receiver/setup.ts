@@ -7,7 +7,7 @@ import type { KubeObject } from "../../api/meta/object.js";
 import type { Receiver } from "../../api/notification/receiver.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
 import { crossNamespacePolicy } from "./cross-namespace.js";
-import { WEBHOOK_PATH_INDEX, webhookPathIndex } from "./receiver-cache.js";
+import { WEBHOOK_PATH_INDEX, webhookPathIndex } from "../kit/receiver-cache.js";
 import { ReceiverReconciler } from "./reconciler.js";
 
 const SECRET_REF_INDEX = "secretRef";

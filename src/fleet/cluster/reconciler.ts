@@ -14,7 +14,7 @@ import { asFailure, ReconcileFailure } from "../../controllers/kit/failure.js";
 import { Finisher } from "../../controllers/kit/finish.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
 import type { Success } from "../../controllers/kit/outcome.js";
-import { targetCluster } from "../../controllers/kustomization/target-cluster.js";
+import { targetCluster } from "../../controllers/kit/target-cluster.js";
 import { probeCluster } from "./probe.js";
 
 /** The TenantControlPlane a discovered Cluster stands for, from its controller owner reference. */

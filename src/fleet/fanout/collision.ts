@@ -8,8 +8,8 @@ import type { KubeObject } from "../../api/meta/object.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { ChildKind, FleetParent } from "./child-kind.js";
-import { childName, type Row } from "./children.js";
+import type { ChildKind, FleetParent } from "../children/child-kind.js";
+import { childName, type Row } from "../children/children.js";
 
 export const controlledBy = (parent: FleetParent, obj: KubeObject): boolean =>
   !!parent.metadata.uid &&

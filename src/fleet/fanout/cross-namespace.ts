@@ -3,7 +3,7 @@
 // is refused as a Kustomization's sourceRef is — Stalled, AccessDenied, Flux's message — before anything
 // of it is fetched: whether a directory exists there is not for another namespace's tenant to learn.
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
-import type { ChildKind, FleetParent } from "./child-kind.js";
+import type { ChildKind, FleetParent } from "../children/child-kind.js";
 
 export function crossNamespaceRead<P extends FleetParent>(
   kind: ChildKind<P>,

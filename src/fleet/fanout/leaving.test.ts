@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FleetParent } from "./child-kind.js";
+import type { FleetParent } from "../children/child-kind.js";
 import { controlledBy } from "./collision.js";
 import { gracePeriodMs, removalCondition, removalPolicy } from "./leaving.js";
 

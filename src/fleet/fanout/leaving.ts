@@ -11,7 +11,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext } from "../../runtime/controller.js";
 import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import { parseDuration } from "../../util/duration.js";
-import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
+import type { ChildKind, FleetChild, FleetParent } from "../children/child-kind.js";
 import { dependentChildren, removeChild } from "./removal.js";
 
 export { removalPolicy } from "./removal.js";

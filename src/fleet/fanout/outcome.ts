@@ -6,7 +6,7 @@ import type { FleetStatus } from "../../api/fleet/fleet-kustomization.js";
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
 import type { Outcome } from "../../controllers/kit/outcome.js";
 import type { Plan } from "../rollout/plan.js";
-import type { ChildState, Row } from "./children.js";
+import type { ChildState, Row } from "../children/children.js";
 
 /** The row of a cluster whose stage has not received any revision yet. */
 export function waitingForStage(plan: Plan, cluster: string): Omit<Row, "child"> {

@@ -21,7 +21,7 @@ import { FleetError } from "../errors.js";
 import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
 import { invalidRollout } from "./outcome.js";
 import { haltStage, type Plan, planRollout } from "../rollout/plan.js";
-import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
+import type { ChildKind, FleetChild, FleetParent } from "../children/child-kind.js";
 import {
   CLUSTER_LABEL,
   childName,
@@ -30,7 +30,7 @@ import {
   desiredChild,
   FLEET_FIELD_MANAGER,
   type Row,
-} from "./children.js";
+} from "../children/children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
 import { crossNamespaceRead } from "./cross-namespace.js";
 import { controlledBy, takenName } from "./collision.js";

@@ -8,8 +8,8 @@ import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { ReconcileContext } from "../../runtime/controller.js";
-import type { ChildKind, FleetChild, FleetParent } from "./child-kind.js";
-import { CLUSTER_LABEL } from "./children.js";
+import type { ChildKind, FleetChild, FleetParent } from "../children/child-kind.js";
+import { CLUSTER_LABEL } from "../children/children.js";
 import type { ClusterRemovalPolicy } from "../../api/fleet/fleet-kustomization.js";
 
 /** Orphan unless Prune is asked for: the fleet cannot tell a mistake from an intent (decision 0031). */

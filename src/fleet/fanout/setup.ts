@@ -5,7 +5,7 @@
 import { gvkOf as gvk, SERVED_KINDS } from "../../api/kinds.js";
 import type { ControllerDeps, ControllerSetup } from "../../controllers/kit/setup.js";
 import { deletionChanged, generationChanged, reconcileRequested } from "../../runtime/controller.js";
-import type { ChildKind, FleetParent } from "./child-kind.js";
+import type { ChildKind, FleetParent } from "../children/child-kind.js";
 import { approvalChanged, childChanged, clusterChanged, sourceChanged } from "./predicates.js";
 import { FanOutReconciler } from "./reconciler.js";
 

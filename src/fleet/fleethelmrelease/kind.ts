@@ -4,7 +4,7 @@ import type { FleetHelmRelease } from "../../api/fleet/fleet-helmrelease.js";
 import type { HelmReleaseSpec } from "../../api/helm/helmrelease.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
-import type { ChildKind } from "../fanout/child-kind.js";
+import type { ChildKind } from "../children/child-kind.js";
 import { fanOutController } from "../fanout/setup.js";
 import { chartVersionPins } from "./pinned-version.js";
 

@@ -11,8 +11,8 @@ import type { KubeObject } from "../../api/meta/object.js";
 import { pathOf } from "../../api/paths.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { RevisionPins } from "../fanout/child-kind.js";
-import { FLEET_FIELD_MANAGER } from "../fanout/children.js";
+import type { RevisionPins } from "../children/child-kind.js";
+import { FLEET_FIELD_MANAGER } from "../children/children.js";
 import { InvalidRollout } from "../rollout/members.js";
 
 export const trackingChartName = (fhr: FleetHelmRelease) => `${fhr.metadata.name}-rollout`;

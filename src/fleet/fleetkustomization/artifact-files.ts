@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { confinedRealpath } from "../../util/confined-path.js";
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
-import type { ArtifactFiles } from "../fanout/child-kind.js";
+import type { ArtifactFiles } from "../children/child-kind.js";
 import { FleetError } from "../errors.js";
 import { pinnedName } from "./pinned-source.js";
 

@@ -5,7 +5,7 @@ import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js"
 import { SERVED_KINDS } from "../../api/kinds.js";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
-import type { ChildKind } from "../fanout/child-kind.js";
+import type { ChildKind } from "../children/child-kind.js";
 import { fleetKustomizationFiles } from "./artifact-files.js";
 import { liveRevision, pinnedSpec, pinSource, sweepPinned } from "./pinned-source.js";
 

@@ -13,7 +13,7 @@ import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js"
 import { FleetError } from "../errors.js";
 import { digestOf } from "../rollout/plan.js";
 import { isProvablyUnchanged } from "../../ssa/index.js";
-import { FLEET_FIELD_MANAGER } from "../fanout/children.js";
+import { FLEET_FIELD_MANAGER } from "../children/children.js";
 
 export const PINNED_FROM_LABEL = "fleet.flotilla.dev/pinned-for";
 

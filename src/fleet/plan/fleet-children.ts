@@ -6,8 +6,8 @@
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { selects } from "../clusters.js";
-import type { ChildKind, FleetChild, FleetParent } from "../fanout/child-kind.js";
-import { CLUSTER_LABEL, desiredChild } from "../fanout/children.js";
+import type { ChildKind, FleetChild, FleetParent } from "../children/child-kind.js";
+import { CLUSTER_LABEL, desiredChild } from "../children/children.js";
 import { removalPolicy } from "../fanout/removal.js";
 import { filesIn } from "../fleetkustomization/artifact-files.js";
 

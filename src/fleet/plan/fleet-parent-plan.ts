@@ -4,7 +4,7 @@
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
-import type { ChildKind, FleetParent } from "../fanout/child-kind.js";
+import type { ChildKind, FleetParent } from "../children/child-kind.js";
 import { type App, clusterKeyOf } from "../status/fleet-view.js";
 import { type PlanContext, planHelmRelease, planKustomization } from "./app-plans.js";
 import { fleetChildren } from "./fleet-children.js";

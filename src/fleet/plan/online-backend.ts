@@ -11,7 +11,7 @@ import { loadChart } from "../../controllers/helmrelease/chart-source.js";
 import { releaseName, targetNamespace } from "../../controllers/helmrelease/release-name.js";
 import { manifestObjects, ReleaseStorage } from "../../controllers/helmrelease/storage/release.js";
 import { composeValues } from "../../controllers/helmrelease/values/compose.js";
-import { targetCluster } from "../../controllers/kustomization/target-cluster.js";
+import { targetCluster } from "../../controllers/kit/target-cluster.js";
 import { substitutionVariables } from "../../controllers/kustomization/variables.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { SourceFetcher } from "../../sources/consumer.js";

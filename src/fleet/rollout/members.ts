@@ -4,8 +4,8 @@
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import { type Rollout, UNSTAGED } from "../../api/fleet/rollout.js";
 import { isReady, selects } from "../clusters.js";
-import type { ChildKind, FleetChild, FleetParent } from "../fanout/child-kind.js";
-import { childStatus } from "../fanout/children.js";
+import type { ChildKind, FleetChild, FleetParent } from "../children/child-kind.js";
+import { childStatus } from "../children/children.js";
 import { FleetError } from "../errors.js";
 import { budgetOf, type PlanInput } from "./plan.js";
 

@@ -5,7 +5,7 @@
 // A cluster failing at its stage's revision halts that stage: nothing more moves there or after it.
 import type { RolloutStage, RolloutStatus, StageStatus } from "../../api/fleet/rollout.js";
 import { parseDuration } from "../../util/duration.js";
-import type { ChildState } from "../fanout/children.js";
+import type { ChildState } from "../children/children.js";
 
 export interface Member {
   cluster: string;

@@ -6,7 +6,7 @@ import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { getCondition } from "../../runtime/conditions.js";
-import { CLUSTER_LABEL } from "../fanout/children.js";
+import { CLUSTER_LABEL } from "../children/children.js";
 
 export type App = KubeObject & {
   kind: string;

@@ -11,7 +11,7 @@ import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { loadChart } from "../../../controllers/helmrelease/chart-source.js";
 import { composeValues } from "../../../controllers/helmrelease/values/compose.js";
-import { targetCluster } from "../../../controllers/kustomization/target-cluster.js";
+import { targetCluster } from "../../../controllers/kit/target-cluster.js";
 import type { Cluster } from "../../../kube/cluster.js";
 import { NotFoundError } from "../../../kube/errors.js";
 import { SourceFetcher } from "../../../sources/consumer.js";

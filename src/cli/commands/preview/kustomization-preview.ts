@@ -7,7 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { KUSTOMIZE_GROUP } from "../../../api/kinds.js";
 import type { Kustomization } from "../../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../../api/meta/object.js";
-import { targetCluster } from "../../../controllers/kustomization/target-cluster.js";
+import { targetCluster } from "../../../controllers/kit/target-cluster.js";
 import { substitutionVariables } from "../../../controllers/kustomization/variables.js";
 import type { Cluster } from "../../../kube/cluster.js";
 import { NotFoundError } from "../../../kube/errors.js";

@@ -7,9 +7,9 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { Cluster } from "../../kube/cluster.js";
 import { ConnectionError, NotFoundError, UnauthorizedError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
-import { ReconcileFailure } from "../kit/failure.js";
-import { refuseUnsupported } from "../kit/unsupported.js";
-import { KUBECONFIG_CONFIGMAP_REF } from "./unsupported-fields.js";
+import { ReconcileFailure } from "./failure.js";
+import { KUBECONFIG_CONFIGMAP_REF } from "./shared-refusals.js";
+import { refuseUnsupported } from "./unsupported.js";
 
 /** The kubeconfig Secret of a remote cluster is gone: during deletion that means the cluster is gone too. */
 export class KubeconfigSecretNotFound extends ReconcileFailure {

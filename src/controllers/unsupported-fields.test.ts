@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
-import type { GitRepositorySpec } from "../../api/source/git-repository.js";
-import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
-import { GIT_REPOSITORY_UNSUPPORTED } from "../gitrepository/unsupported-fields.js";
-import { HELM_CHART_UNSUPPORTED } from "../helmchart/unsupported-fields.js";
-import { HELM_REPOSITORY_UNSUPPORTED } from "../helmrepository/unsupported-fields.js";
-import { KUSTOMIZATION_UNSUPPORTED } from "../kustomization/unsupported-fields.js";
-import { UNSUPPORTED_FIELD, unsupportedField } from "./unsupported.js";
+import type { KustomizationSpec } from "../api/kustomize/kustomization.js";
+import type { GitRepositorySpec } from "../api/source/git-repository.js";
+import type { HelmChart, HelmRepository } from "../api/source/helm.js";
+import { GIT_REPOSITORY_UNSUPPORTED } from "./gitrepository/unsupported-fields.js";
+import { HELM_CHART_UNSUPPORTED } from "./helmchart/unsupported-fields.js";
+import { HELM_REPOSITORY_UNSUPPORTED } from "./helmrepository/unsupported-fields.js";
+import { KUSTOMIZATION_UNSUPPORTED } from "./kustomization/unsupported-fields.js";
+import { UNSUPPORTED_FIELD, unsupportedField } from "./kit/unsupported.js";
 
 const ks = (extra: Partial<KustomizationSpec>): KustomizationSpec => ({
   sourceRef: { kind: "GitRepository", name: "repo" },
