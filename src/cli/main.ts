@@ -1,6 +1,7 @@
-// The `flotilla` command line. Errors become one `✗ message` line and a non-zero exit code,
-// like the flux CLI; stack traces are reserved for bugs (--verbose or FLOTILLA_DEBUG=1 shows them).
-import { Command, CommanderError } from "commander";
+// The `flotilla` command line: the verbs under one root, with Flux's global flags (global-flags.ts).
+// runner.ts turns a verb's outcome into the exit code: errors are one `✗ message` line, like the flux
+// CLI; stack traces are reserved for bugs (--verbose or FLOTILLA_DEBUG=1 shows them).
+import { Command } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { approveCommand } from "./commands/approve.js";
 import { fleetCommand } from "./commands/fleet.js";
@@ -30,8 +31,8 @@ import { installCommand } from "./commands/install.js";
 import { kustomizeCommand } from "./commands/kustomize.js";
 import { localCommand } from "./commands/local.js";
 import { addMissingExamples } from "./examples.js";
-import { failure } from "./output.js";
-import { isFlotillaError } from "../util/errors.js";
+import { addGlobalFlags } from "./global-flags.js";
+import { runProgram } from "./runner.js";
 import { VERSION } from "./version.js";
 
 export { VERSION };
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
     // Root options only before the verb: `install --version 1.2.3` is the image tag, not flotilla's version.
     .enablePositionalOptions()
     .exitOverride();
+  addGlobalFlags(program);
   program.addCommand(localCommand());
   program.addCommand(kustomizeCommand());
   program.addCommand(controllerCommand());
@@ -92,18 +94,7 @@ export async function main(argvIn: string[]): Promise<number> {
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const cmd of all(program)) cmd.exitOverride();
   try {
-    await program.parseAsync(argv);
-    return typeof process.exitCode === "number" ? process.exitCode : 0;
-  } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
-    if (isFlotillaError(err)) {
-      failure(err.message);
-    } else {
-      // A bug: say so, and show the stack with --verbose (or FLOTILLA_DEBUG=1).
-      failure(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
-      if (process.env.FLOTILLA_DEBUG || verbose) console.error(err);
-    }
-    return 1;
+    return await runProgram(program, argv, verbose);
   } finally {
     await closeAllConnections();
   }

@@ -8,13 +8,13 @@ import { Command, Option } from "commander";
 import type { KubeObject } from "../../api/meta/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { sigsYaml } from "../export/sigs-yaml.js";
-import { failure } from "../output.js";
 import { formatDiff } from "./preview/diff-format.js";
 import { diffKustomization, previewKustomization } from "./preview/kustomization-preview.js";
 import { diffHelmRelease, previewHelmRelease } from "./preview/helmrelease-preview.js";
 import type { PlanEntry, Redactor } from "../../ssa/index.js";
 import { collectSlice } from "./create/flux-refs.js";
-import { UsageError } from "../errors.js";
+import { ExitError, UsageError } from "../errors.js";
+import { failsWith } from "../runner.js";
 
 interface PreviewFlags extends ClusterFlags {
   path?: string;
@@ -76,22 +76,17 @@ function kustomizationVerb(verb: "build" | "diff"): Command {
   });
 }
 
-/** Prints a diff and sets flux's exit code: 0 nothing would change, 1 something would, 2 it failed. */
+/** Prints a diff and ends with flux's exit code: 0 nothing would change, 1 something would (2, it failed: diffCommand). */
 async function printDiff(compute: () => Promise<{ entries: PlanEntry[]; deleted: string[] }>): Promise<void> {
-  try {
-    const { entries, deleted } = await compute();
-    const failed = entries.filter((e) => e.action === "fail");
-    if (failed.length)
-      throw new UsageError(failed.map((e) => `${e.subject}: ${e.reason ?? "dry-run failed"}`).join("; "));
-    const { text, changed } = formatDiff(entries, deleted);
-    process.stdout.write(text);
-    if (changed) {
-      process.stderr.write("⚠️ identified at least one change, exiting with non-zero exit code\n");
-      process.exitCode = 1;
-    }
-  } catch (err) {
-    failure((err as Error).message);
-    process.exitCode = 2;
+  const { entries, deleted } = await compute();
+  const failed = entries.filter((e) => e.action === "fail");
+  if (failed.length)
+    throw new UsageError(failed.map((e) => `${e.subject}: ${e.reason ?? "dry-run failed"}`).join("; "));
+  const { text, changed } = formatDiff(entries, deleted);
+  process.stdout.write(text);
+  if (changed) {
+    process.stderr.write("⚠️ identified at least one change, exiting with non-zero exit code\n");
+    throw new ExitError(1);
   }
 }
 
@@ -137,8 +132,12 @@ export const buildCommand = () =>
     .description("Build a Flux resource locally")
     .addCommand(kustomizationVerb("build"))
     .addCommand(helmReleaseVerb("build"));
+// Exit 1 means "changes": a failure, a bug included, is 2.
 export const diffCommand = () =>
-  new Command("diff")
-    .description("Diff a Flux resource with the cluster")
-    .addCommand(kustomizationVerb("diff"))
-    .addCommand(helmReleaseVerb("diff"));
+  failsWith(
+    new Command("diff")
+      .description("Diff a Flux resource with the cluster")
+      .addCommand(kustomizationVerb("diff"))
+      .addCommand(helmReleaseVerb("diff")),
+    2,
+  );

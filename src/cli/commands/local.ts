@@ -1,6 +1,7 @@
 // `flotilla local up|status|down`: the embedded local fleet of real control planes.
 import { Command, Option } from "commander";
 import { InvalidFleetOptionError } from "../../local/errors.js";
+import { ExitError } from "../errors.js";
 import { liveProcesses } from "../../local/fleet-state.js";
 import {
   addTenant,
@@ -130,7 +131,8 @@ export function localCommand(): Command {
       const status = await fleetStatus(opts.dir);
       if (opts.output === "json") process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       else printFleetStatus(status);
-      if (status.planes.some((p) => p.health !== "Ready")) process.exitCode = 1;
+      // The table already says which plane is not Ready.
+      if (status.planes.some((p) => p.health !== "Ready")) throw new ExitError(1);
     });
 
   local

@@ -6,7 +6,7 @@ import { Command, Option } from "commander";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { addClusterFlags, type ClusterFlags, clusterOf, timeoutMsOf } from "../cluster-flags.js";
-import { UsageError } from "../errors.js";
+import { ExitError, UsageError } from "../errors.js";
 import { failure, step, success, waiting } from "../output.js";
 import type { FluxObject } from "./get/get-kinds.js";
 import { OPERATE_VERBS, type OperateKind } from "./operate/operate-kinds.js";
@@ -69,7 +69,8 @@ function suspendVerb(name: string, aliases: string[], k: OperateKind): Command {
         await cluster.client.patch(pathOf(k.entry, f.namespace, n), "merge", { spec: { suspend: true } });
         success(`${k.human} suspended`);
       }
-      if (missing) process.exitCode = 1;
+      // Each missing name has had its ✗ line.
+      if (missing) throw new ExitError(1);
     });
   return addClusterFlags(cmd);
 }
