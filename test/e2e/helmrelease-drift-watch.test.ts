@@ -4,7 +4,7 @@
 // no reconcile loop from the correction's own writes or from helm's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchChart } from "../support/charts.js";
-import { deleteAndTime, driftTriggers, editAndTime, reconcileCounts, sleep } from "../support/drift.js";
+import { deleteAndTime, driftTriggers, editAndTime, reconcileCounts, sleep, watchesListed } from "../support/drift.js";
 import { planeCluster } from "../support/fleet-context.js";
 import { type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 
@@ -21,7 +21,7 @@ describe("HelmRelease drift watch", () => {
   it("puts back a hand edit and a deletion within seconds, without a reconcile loop", async () => {
     await env.createRelease("web", { name: "bench", version: "1.0.0" }, { interval: "1h" });
     await env.waitReady("web");
-    await sleep(2000); // the watches start once the inventory is in status
+    await watchesListed(env.controller, env.ns, "web"); // the watches start once the inventory is in status
     const edit = await editAndTime(mgmt, `/api/v1/namespaces/${env.ns}/configmaps/web`, "message", "kubectl-edit");
     const recreate = await deleteAndTime(mgmt, `/apis/apps/v1/namespaces/${env.ns}/deployments/web`);
     console.log(

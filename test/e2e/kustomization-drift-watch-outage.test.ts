@@ -3,7 +3,7 @@
 // the plane is back its watch resumes and a hand edit there is put back too.
 import { afterAll, describe, expect, it } from "vitest";
 import { startComponent, stopComponent } from "../../src/local/index.js";
-import { editAndTime, sleep } from "../support/drift.js";
+import { editAndTime, watchesListed } from "../support/drift.js";
 import {
   appFiles,
   cmPath,
@@ -36,7 +36,7 @@ describe("drift watch with a tenant plane down", () => {
         createReadyKs(ns, "apps", { path: "./mgmt" }),
         createReadyKs(ns, "remote", { path: "./remote", kubeConfig: { secretRef: { name: secret } } }),
       ]);
-      await sleep(2000);
+      await Promise.all([watchesListed(controller, ns, "apps"), watchesListed(controller, ns, "remote")]);
 
       await stopComponent(testFleet().dir, "tenant2", "kube-apiserver");
       tenant2Stopped = true;

@@ -6,7 +6,15 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
-import { deleteAndTime, driftTriggers, editAndTime, fight, reconcileCounts, sleep } from "../support/drift.js";
+import {
+  deleteAndTime,
+  driftTriggers,
+  editAndTime,
+  fight,
+  reconcileCounts,
+  sleep,
+  watchesListed,
+} from "../support/drift.js";
 import {
   appFiles,
   cmPath,
@@ -36,7 +44,8 @@ describe("drift watch", () => {
         createReadyKs(ns, "apps", { path: "./mgmt" }),
         createReadyKs(ns, "remote", { path: "./remote", kubeConfig: { secretRef: { name: secret } } }),
       ]);
-      await sleep(2000); // the watches start once the inventory is in status: let them list first
+      // The watches start once the inventory is in status: an edit before they listed would be the baseline.
+      await Promise.all([watchesListed(controller, ns, "apps"), watchesListed(controller, ns, "remote")]);
 
       const timings = {
         "management edit→restored": await editAndTime(mgmt, cmPath(ns), "greeting", "hand"),
@@ -72,7 +81,7 @@ describe("drift watch", () => {
     const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns));
     try {
       await createReadyKs(ns, "apps", { path: "./mgmt" });
-      await sleep(2000);
+      await watchesListed(controller, ns, "apps");
       const before = await reconcileCounts(controller, "Kustomization", ns);
       const note = { "example.com/note": "reviewed" };
       await mgmt.client.patch(cmPath(ns), "merge", { metadata: { annotations: note } }, { fieldManager: "annotator" });
@@ -96,7 +105,7 @@ describe("drift watch", () => {
     const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns));
     try {
       await createReadyKs(ns, "apps", { path: "./mgmt" });
-      await sleep(2000);
+      await watchesListed(controller, ns, "apps");
       const edits = await fight(mgmt, cmPath(ns), "greeting", "hello", "fighter", 20_000);
       const triggers = driftTriggers(controller);
       console.log(

@@ -59,6 +59,16 @@ export async function reconcileCounts(c: ControllerProcess, kind: string, ns: st
   return Object.fromEntries([...text.matchAll(re)].map((m) => [m[1]!, Number(m[2])]));
 }
 
+/**
+ * Until the controller said the drift watches of owner `ns/name` have listed (owner-drift.ts): an
+ * edit before that may be taken for the baseline and never put back.
+ */
+export const watchesListed = (c: ControllerProcess, ns: string, name: string) =>
+  eventually(
+    `the drift watches of ${ns}/${name} to list`,
+    async () => c.logs.some((l) => l.msg === "drift watch: listed" && l.owner === `${ns}/${name}`) || undefined,
+  );
+
 /** Each "drift: reconciling now" the controller logged: `<name>: <why>,<why>…`. */
 export const driftTriggers = (c: ControllerProcess): string[] =>
   c.logs

@@ -122,4 +122,21 @@ describe("KindWatch", () => {
     expect(budget.used).toBe(2); // a and new
     await watch.stop();
   });
+
+  it("says it has listed once its first list is its baseline, and not before", async () => {
+    let list!: (items: KubeObject[]) => void;
+    const { cluster } = fakeCluster([], [[]]);
+    const client = (cluster as unknown as { client: { listAll: unknown } }).client;
+    client.listAll = () => new Promise((r) => (list = (items) => r({ items, resourceVersion: "100" })));
+    const { watch, budget } = start(cluster);
+    let listed = false;
+    void watch.firstListed.then(() => (listed = true));
+    await settle();
+    expect(listed).toBe(false);
+    list([applied("a")]);
+    await watch.firstListed;
+    expect(budget.used).toBe(1); // the baseline is tracked before it says so
+    await settle(); // its watch stream opened: stop() aborts it
+    await watch.stop();
+  });
 });

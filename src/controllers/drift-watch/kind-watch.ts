@@ -66,12 +66,16 @@ export class KindWatch {
   private readonly tracked = new Map<string, Entry>();
   private readonly watcher: Watcher;
   private listed = false;
+  /** Resolved once the first list is tracked: from then on a change is judged against it. */
+  readonly firstListed: Promise<void>;
+  private markListed!: () => void;
   private failing = false;
   private warnedBudget = false;
   /** The kind's resource name (plural), once discovery gave it: for deletions' refs. */
   private resource?: string;
 
   constructor(private readonly o: KindWatchOptions) {
+    this.firstListed = new Promise((resolve) => (this.markListed = resolve));
     this.watcher = new Watcher(
       o.cluster,
       { gvk: o.gvk, labelSelector: ownerLabelSelector(o.labelGroup), metadataOnly: true },
@@ -182,7 +186,7 @@ export class KindWatch {
       else if (this.tracked.get(key)!.own !== track(o, this.o.own).own) this.event({ type: "MODIFIED", object: o });
       else this.remember(key, o);
     }
-    if (first) return;
+    if (first) return this.markListed();
     for (const [key, entry] of [...this.tracked]) {
       if (seen.has(key)) continue;
       this.forget(key);

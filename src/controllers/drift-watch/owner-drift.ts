@@ -161,6 +161,13 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
         resolvedFrom.delete(key);
         throw err;
       }
+      // Said once its watches have listed: from then on an edit or a deletion is put back in seconds
+      // (tests wait for this line instead of sleeping). Not awaited: an unreachable cluster never lists.
+      if (target)
+        void watches.listed(key).then(() => {
+          if (!stopped && resolvedFrom.get(key) === from)
+            log.info("drift watch: listed", { owner: key, cluster: target.name, kinds: kinds.length });
+        });
     });
   };
 

@@ -98,6 +98,17 @@ export class DriftWatchSet {
     return [...this.owners].filter(([, o]) => o.cluster === cluster).map(([owner]) => owner);
   }
 
+  /**
+   * Resolved once every running watch an owner needs has listed (kinds past the limit have none):
+   * before that, a change to its objects may be taken for the baseline and not reported.
+   */
+  listed(owner: string): Promise<void> {
+    const o = this.owners.get(owner);
+    const kinds = o ? this.clusters.get(o.cluster)?.kinds : undefined;
+    const watches = [...(o?.kinds ?? [])].map((k) => kinds?.get(k)?.watch).filter((w) => w !== undefined);
+    return Promise.all(watches.map((w) => w.firstListed)).then(() => {});
+  }
+
   /** Watches running per cluster, and the objects they track. */
   stats(): { cluster: string; watches: number; tracked: number }[] {
     return [...this.clusters.values()].map((c) => ({
