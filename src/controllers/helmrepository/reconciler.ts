@@ -2,7 +2,7 @@
 // of the raw index; when it changed, store the parsed index (as JSON, like Flux) as the artifact.
 import { createHash } from "node:crypto";
 import type { HelmRepository } from "../../api/source/helm.js";
-import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { REASONS } from "../../api/meta/conditions.js";
