@@ -8,7 +8,7 @@ import type { EventRecorder } from "../../runtime/events.js";
 import type { Result } from "../../runtime/controller.js";
 import { finalizeBounded } from "../kit/finalize.js";
 import { KubeconfigSecretNotFound, targetCluster } from "../kit/target-cluster.js";
-import { runAction } from "./actions/run-action.js";
+import { uninstallRelease } from "./actions/uninstall.js";
 import { deleteHelmChart } from "./chart-source.js";
 import { releaseName, releaseNameProblem, targetNamespace } from "./release-name.js";
 import { ReleaseStorage } from "./storage/release.js";
@@ -47,13 +47,10 @@ export async function finalizeHelmRelease(hr: HelmRelease, deps: HelmReleaseFina
     try {
       const last = await new ReleaseStorage(target.client, namespace).last(release);
       if (!last || last.info.status === "uninstalled") return undefined;
-      await runAction(
-        { kind: "uninstall" },
-        {
-          hr,
-          target: { release, namespace, asUser: target.client.impersonate?.user },
-          endpoint: target.client.endpoint,
-        },
+      await uninstallRelease(
+        hr,
+        { release, namespace, asUser: target.client.impersonate?.user },
+        target.client.endpoint,
       );
       await deps.events.record(
         hr,

@@ -10,32 +10,28 @@ import type { EventRecorder } from "../../runtime/events.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { targetHints } from "../kit/target-cluster.js";
 import { applyChartCrds, crdPolicy } from "./crds/chart-crds.js";
-import { type HelmAction, runAction } from "./actions/run-action.js";
-import type { LoadedChart } from "./chart-source.js";
-import { correctDrift, detectDrift, type DriftReport } from "./drift/drift.js";
 import {
-  actionForState,
-  type Desired,
-  determineReleaseState,
-  forceRequested,
-  type NextAction,
-} from "./release-state.js";
-import { historyOf, inventoryOf, releaseId, succeededMessage } from "./release-status.js";
-import { type ActionOutcome, driftMessage, failedOutcome, succeededOutcome } from "./action-outcome.js";
+  correctReleaseDrift,
+  detectReleaseDrift,
+  driftedCondition,
+  driftMessage,
+  driftMode,
+} from "./actions/drift-correction.js";
+import { helmStepFor } from "./actions/helm-steps.js";
+import type { ActionOutcome, HelmStep } from "./actions/release-action.js";
+import { type HelmRunner, runAction } from "./actions/run-action.js";
+import { unlockRelease } from "./actions/unlock.js";
+import type { LoadedChart } from "./chart-source.js";
+import type { DriftReport } from "./drift/drift.js";
+import { actionForState, type Desired, determineReleaseState, forceRequested } from "./release-state.js";
+import { historyOf, inventoryOf, succeededMessage } from "./release-status.js";
 import { clusterScopeOf } from "./inventory-scope.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
 import { commonMetadataDigest, postRenderersDigest } from "./post-render/post-renderer.js";
-import { objectTimeout } from "../../util/object-timeout.js";
 
 const MAX_STEPS = 10;
 const GROUP = "helm.toolkit.fluxcd.io";
-
-/** The timeout the action runs with: spec.timeout, or the --max-object-timeout that caps it (said so). */
-function runningTimeout(given: string | undefined): string {
-  const t = objectTimeout(given, "5m0s");
-  return t.capped ? `${t.text} (${t.capped})` : t.text;
-}
 
 export interface RunInput {
   hr: HelmRelease;
@@ -67,6 +63,8 @@ export class ReleaseRun {
   constructor(
     private readonly input: RunInput,
     private readonly events: EventRecorder,
+    /** How helm runs: the real one, or a test's fake. */
+    private readonly helm: HelmRunner = runAction,
   ) {
     this.hr = { ...input.hr, status: { ...input.hr.status } };
     this.conditions = [...(input.hr.status?.conditions ?? [])];
@@ -92,15 +90,15 @@ export class ReleaseRun {
   async run(): Promise<RunResult> {
     const { hr, input, desired } = this;
     let lastFailure: ReconcileFailure | undefined;
-    for (let step = 0; step < MAX_STEPS; step++) {
+    for (let turn = 0; turn < MAX_STEPS; turn++) {
       const stored = await this.storage.history(input.release);
       const last = stored.at(-1);
       let state = determineReleaseState(hr, last, last && observationDigest(last), desired);
       let drift: DriftReport | undefined;
       const force = forceRequested(hr);
       // A forced upgrade rewrites every object anyway: no drift check before it.
-      if (state.status === "InSync" && !force && this.driftMode() !== "disabled") {
-        drift = await detectDrift(input.target.client, last!, this.driftOptions());
+      if (state.status === "InSync" && !force && driftMode(hr) !== "disabled") {
+        drift = await detectReleaseDrift(hr, input.target.client, last!, input.namespace);
         if (drift.entries.length) state = { status: "Drifted", reason: "detected changes in cluster state" };
       }
       const action = actionForState(hr, state, force !== undefined);
@@ -111,22 +109,18 @@ export class ReleaseRun {
         throw new ReconcileFailure(lastFailure?.reason ?? action.reason, `${why}${action.message}`, { stalled: true });
       }
       if (action.kind === "correct-drift") return this.correct(stored, last!, drift!);
-      const failure = await this.act(action, last);
+      if (action.kind === "unlock") {
+        const { reason, message } = await unlockRelease(this.storage, last!);
+        await this.events.record(hr, "Normal", reason, message);
+        continue;
+      }
+      const step = helmStepFor(action);
+      const failure = await this.act(step);
       if (failure) lastFailure = failure;
       // A remediation ends the reconcile not Ready: the failure it remediated is the outcome, retried later.
-      if (action.kind === "rollback" || action.kind === "uninstall-remediation")
-        throw lastFailure ?? new ReconcileFailure("ReconciliationFailed", "release remediated");
+      if (step.remediates) throw lastFailure ?? new ReconcileFailure("ReconciliationFailed", "release remediated");
     }
     throw new ReconcileFailure("ReconciliationFailed", `release ${input.namespace}/${input.release} did not settle`);
-  }
-
-  private driftMode() {
-    // flotilla's default when the field is absent: enabled (decision: the guide's "keep it there").
-    return this.hr.spec.driftDetection?.mode ?? "enabled";
-  }
-
-  private driftOptions() {
-    return { ignore: this.hr.spec.driftDetection?.ignore, defaultNamespace: this.input.namespace };
   }
 
   private async record(stored: StoredRelease[], last: StoredRelease | undefined) {
@@ -154,10 +148,9 @@ export class ReleaseRun {
     const s = this.hr.status!;
     s.observedPostRenderersDigest = this.desired.postRenderersDigest;
     s.observedCommonMetadataDigest = this.desired.commonMetadataDigest;
-    if (this.driftMode() === "disabled") this.conditions = removeCondition(this.conditions, "Drifted");
-    else if (!drift?.entries.length)
-      this.set({ type: "Drifted", status: "False", reason: "NoDriftDetected", message: "No drift detected" });
-    else this.set({ type: "Drifted", status: "True", reason: "DriftDetected", message: driftMessage(last, drift) });
+    const drifted = driftedCondition(this.hr, last, drift);
+    if (!drifted) this.conditions = removeCondition(this.conditions, "Drifted");
+    else this.set(drifted);
     const tested = this.conditions.find((c) => c.type === "TestSuccess" && c.status === "True");
     const released = this.conditions.find((c) => c.type === "Released" && c.status === "True");
     const fallback = { reason: last.version > 1 ? "UpgradeSucceeded" : "InstallSucceeded" };
@@ -172,10 +165,8 @@ export class ReleaseRun {
   }
 
   private async correct(stored: StoredRelease[], last: StoredRelease, drift: DriftReport): Promise<RunResult> {
-    const message = driftMessage(last, drift);
-    await this.events.record(this.hr, "Warning", "DriftDetected", message, this.annotations(last));
-    const fixed = await correctDrift(this.input.target.client, drift);
-    const corrected = `Cluster state of release ${releaseId(last)} has been corrected: ${fixed.map((e) => `${e.subject} ${e.action}d`).join(", ")}`;
+    await this.events.record(this.hr, "Warning", "DriftDetected", driftMessage(last, drift), this.annotations(last));
+    const corrected = await correctReleaseDrift(this.input.target.client, last, drift);
     await this.events.record(this.hr, "Normal", "DriftCorrected", corrected, this.annotations(last));
     const result = await this.settled(stored, last, undefined);
     this.set({ type: "Drifted", status: "False", reason: "NoDriftDetected", message: corrected });
@@ -183,56 +174,42 @@ export class ReleaseRun {
   }
 
   /** Runs one helm action; returns its failure (already in conditions and counters), if any. */
-  private async act(
-    action: Exclude<NextAction, { kind: "none" | "stall" | "correct-drift" }>,
-    last: StoredRelease | undefined,
-  ): Promise<ReconcileFailure | undefined> {
+  private async act(step: HelmStep): Promise<ReconcileFailure | undefined> {
     const { input, hr } = this;
     const s = hr.status!;
-    if (action.kind === "unlock") {
-      // unlock() marks `last` failed: name the stale state it was in before.
-      const stale = last!.info.status;
-      await this.storage.unlock(last!);
-      await this.events.record(
-        hr,
-        "Normal",
-        "Unlocked",
-        `Release ${releaseId(last!)} unlocked from stale '${stale}' state`,
-      );
-      return undefined;
-    }
-    const helm: HelmAction =
-      action.kind === "install" || action.kind === "upgrade"
-        ? { kind: action.kind, chart: input.chart.path, values: input.values.values }
-        : action.kind === "rollback"
-          ? { kind: "rollback", toVersion: action.toVersion }
-          : action.kind === "uninstall-remediation"
-            ? { kind: "uninstall" }
-            : { kind: "test" };
-    if (action.kind === "install" || action.kind === "upgrade") s.lastAttemptedReleaseAction = action.kind;
+    if (step.releases) s.lastAttemptedReleaseAction = step.releases;
     const started = Date.now();
-    await input.progressing(
-      `Running '${helm.kind}' action with timeout of ${runningTimeout(hr.spec.timeout)}`,
-      this.conditions,
-    );
+    await input.progressing(step.progress(hr), this.conditions);
     let error: Error | undefined;
     try {
-      if (helm.kind === "install" || helm.kind === "upgrade")
-        await applyChartCrds(input.target, input.chart.path, crdPolicy(hr, helm.kind));
-      await runAction(helm, {
-        hr,
-        target: { release: input.release, namespace: input.namespace, asUser: input.target.client.impersonate?.user },
-        endpoint: input.target.client.endpoint,
-      });
+      if (step.releases) await applyChartCrds(input.target, input.chart.path, crdPolicy(hr, step.releases));
+      const target = {
+        release: input.release,
+        namespace: input.namespace,
+        asUser: input.target.client.impersonate?.user,
+      };
+      const args = { hr, target, chart: input.chart.path, values: input.values.values };
+      await this.helm(
+        { command: step.command, args: (home) => step.args(args, home) },
+        { hr, endpoint: input.target.client.endpoint },
+      );
     } catch (err) {
       error = err as Error;
     }
-    if (action.kind === "install" || action.kind === "upgrade")
-      s.lastAttemptedReleaseActionDuration = `${((Date.now() - started) / 1000).toFixed(3)}s`;
+    if (step.releases) s.lastAttemptedReleaseActionDuration = `${((Date.now() - started) / 1000).toFixed(3)}s`;
     const stored = await this.storage.history(input.release);
     const now = stored.at(-1);
     await this.record(stored, now);
-    return error ? this.failed(action.kind, error, now) : this.succeeded(action, now);
+    const ctx = {
+      where: `release ${input.namespace}/${input.release}`,
+      chart: `${input.chart.name}@${input.chart.version}`,
+      r: now,
+      testHooks: Object.keys(s.history?.[0]?.testHooks ?? {}).length,
+      hint: error ? targetHints(hr, input.defaultServiceAccount, error) : "",
+    };
+    const outcome = error ? step.failed(error, ctx, s) : step.succeeded(ctx);
+    await this.apply(outcome, now);
+    return error && new ReconcileFailure(outcome.event.reason, outcome.event.message);
   }
 
   /** Applies an action's outcome: the condition, the conditions it clears, the event. */
@@ -240,29 +217,5 @@ export class ReleaseRun {
     this.set(o.condition);
     for (const type of o.drop) this.conditions = removeCondition(this.conditions, type);
     await this.events.record(this.hr, o.event.type, o.event.reason, o.event.message, this.annotations(r));
-  }
-
-  /** `r` is the newest stored revision: none left after an uninstall remediation. */
-  private async succeeded(action: { kind: string }, r: StoredRelease | undefined): Promise<undefined> {
-    const hooks = Object.keys(this.hr.status!.history?.[0]?.testHooks ?? {}).length;
-    await this.apply(succeededOutcome(action.kind, r, this.input, hooks), r);
-    return undefined;
-  }
-
-  private async failed(kind: string, err: Error, r: StoredRelease | undefined): Promise<ReconcileFailure> {
-    const { input, hr } = this;
-    const o = failedOutcome(
-      kind,
-      err,
-      {
-        where: `release ${input.namespace}/${input.release}`,
-        chart: `${input.chart.name}@${input.chart.version}`,
-        hint: targetHints(hr, input.defaultServiceAccount, err),
-        r,
-      },
-      hr.status!,
-    );
-    await this.apply(o, r);
-    return new ReconcileFailure(o.event.reason, o.event.message);
   }
 }

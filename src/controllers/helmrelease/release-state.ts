@@ -121,9 +121,11 @@ function handledRequest(hr: HelmRelease, annotation: string, handled: string | u
   return at && at === a[REQUESTED_AT_ANNOTATION] && at !== handled ? at : undefined;
 }
 
+type PlainAction = "none" | "install" | "upgrade" | "test" | "unlock" | "uninstall-remediation" | "correct-drift";
+
+/** One member per kind, so a check of `kind` narrows to it. */
 export type NextAction =
-  | { kind: "none" }
-  | { kind: "install" | "upgrade" | "test" | "unlock" | "uninstall-remediation" | "correct-drift" }
+  | { [K in PlainAction]: { kind: K } }[PlainAction]
   | { kind: "rollback"; toVersion: number }
   /** Retries exhausted (RetriesExceeded, stalled) or no rollback target. */
   | { kind: "stall"; reason: "RetriesExceeded" | "MissingRollbackTarget"; message: string };

@@ -6,7 +6,7 @@
 import type { HelmRelease, ReleaseSnapshot } from "../../api/helm/helmrelease.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { EventRecorder } from "../../runtime/events.js";
-import { runAction } from "./actions/run-action.js";
+import { uninstallRelease } from "./actions/uninstall.js";
 import { ReleaseStorage } from "./storage/release.js";
 
 export interface ReleaseTarget {
@@ -34,13 +34,10 @@ export async function uninstallPrevious(
 ): Promise<void> {
   const last = await new ReleaseStorage(target.client, previous.namespace).last(previous.name);
   if (!last || last.info.status === "uninstalled") return;
-  await runAction(
-    { kind: "uninstall" },
-    {
-      hr,
-      target: { release: previous.name, namespace: previous.namespace, asUser: target.client.impersonate?.user },
-      endpoint: target.client.endpoint,
-    },
+  await uninstallRelease(
+    hr,
+    { release: previous.name, namespace: previous.namespace, asUser: target.client.impersonate?.user },
+    target.client.endpoint,
   );
   const from = `${previous.namespace}/${previous.name} (chart ${previous.chartName})`;
   const to = `${want.namespace}/${want.release} (chart ${want.chartName})`;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { HelmRelease, HelmReleaseSpec } from "../../../api/helm/helmrelease.js";
-import { installArgs, rollbackArgs, testArgs, uninstallArgs, upgradeArgs } from "./helm-args.js";
+import { installArgs } from "./install.js";
+import { rollbackArgs } from "./rollback.js";
+import { testArgs } from "./test.js";
+import { uninstallArgs } from "./uninstall.js";
+import { upgradeArgs } from "./upgrade.js";
 
 const hr = (spec: Partial<HelmReleaseSpec> = {}): HelmRelease => ({
   apiVersion: "helm.toolkit.fluxcd.io/v2",

@@ -1,15 +1,11 @@
 // One helm action in a private home: the target's kubeconfig and the values in 0600 files there
 // (removed with the home), the post-renderer plugin installed there, the run bounded by the action's
 // timeout plus a margin. Every helm process of the HelmRelease controller starts here and is counted.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { HelmHome, type HelmResult, runHelm } from "../../../binaries/helm/index.js";
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
 import { Counter } from "../../../runtime/metrics.js";
 import { objectTimeout } from "../../../util/object-timeout.js";
-import { preparePostRenderer } from "../post-render/post-renderer.js";
-import { installArgs, type ReleaseTarget, rollbackArgs, testArgs, uninstallArgs, upgradeArgs } from "./helm-args.js";
 import { writeKubeconfig } from "./kubeconfig-file.js";
 
 /** helm processes the HelmRelease controller started, by command: an idle cycle must add none. */
@@ -18,48 +14,33 @@ export const helmProcesses = new Counter(
   "helm processes started by the HelmRelease controller",
 );
 
-export type HelmAction =
-  | { kind: "install" | "upgrade"; chart: string; values: Record<string, unknown> }
-  | { kind: "rollback"; toVersion: number }
-  | { kind: "uninstall" | "test" };
+/** A helm command and its arguments, built in the action's home (values file, post-renderer). */
+export interface HelmInvocation {
+  command: string;
+  args: (home: HelmHome) => string[];
+}
 
 export interface ActionRun {
   hr: HelmRelease;
-  target: ReleaseTarget;
   endpoint: ClusterEndpoint;
   signal?: AbortSignal;
 }
 
+/** How ReleaseRun runs helm: runAction, or a test's fake. */
+export type HelmRunner = (a: HelmInvocation, r: ActionRun) => Promise<unknown>;
+
 const MARGIN_MS = 60_000;
 
-function argsFor(a: HelmAction, r: ActionRun, home: HelmHome): string[] {
-  switch (a.kind) {
-    case "install":
-    case "upgrade": {
-      const values = join(home.dir, "values.yaml");
-      writeFileSync(values, JSON.stringify(a.values), { mode: 0o600 });
-      const extra = ["-f", values, ...preparePostRenderer(home, r.hr)];
-      return (a.kind === "install" ? installArgs : upgradeArgs)(r.hr, r.target, a.chart, extra);
-    }
-    case "rollback":
-      return rollbackArgs(r.hr, r.target, a.toVersion);
-    case "uninstall":
-      return uninstallArgs(r.hr, r.target);
-    case "test":
-      return testArgs(r.hr, r.target);
-  }
-}
-
-export async function runAction(a: HelmAction, r: ActionRun): Promise<HelmResult> {
+export async function runAction(a: HelmInvocation, r: ActionRun): Promise<HelmResult> {
   const home = new HelmHome();
   try {
-    const args = argsFor(a, r, home);
+    const args = a.args(home);
     // No object keeps a helm slot longer than --max-object-timeout (decision 0030): helm's own --timeout
     // is capped, so helm fails (and remediation runs) before the process is killed.
     const at = args.indexOf("--timeout") + 1;
-    const timeout = objectTimeout(at ? args[at] : undefined, "5m", `the '${a.kind}' action's timeout`);
+    const timeout = objectTimeout(at ? args[at] : undefined, "5m", `the '${a.command}' action's timeout`);
     if (at) args[at] = timeout.text;
-    helmProcesses.inc({ command: a.kind });
+    helmProcesses.inc({ command: a.command });
     const started = Date.now();
     return await runHelm(args, {
       home,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { HelmReleaseStatus } from "../../api/helm/helmrelease.js";
-import { failedOutcome, succeededOutcome } from "./action-outcome.js";
-import type { StoredRelease } from "./storage/types.js";
+import type { HelmReleaseStatus } from "../../../api/helm/helmrelease.js";
+import type { StoredRelease } from "../storage/types.js";
+import { rollback } from "./rollback.js";
+import { test } from "./test.js";
+import { upgrade } from "./upgrade.js";
 
 const release = {
   name: "web",
@@ -9,11 +11,11 @@ const release = {
   version: 2,
   chart: { metadata: { name: "podinfo", version: "6.5.0" } },
 } as unknown as StoredRelease;
-const ctx = { where: "release apps/web", chart: "podinfo@6.5.0", hint: "", r: release };
+const ctx = { where: "release apps/web", chart: "podinfo@6.5.0", hint: "", r: release, testHooks: 0 };
 
 describe("action outcomes (helm-controller's wording)", () => {
   it("a successful upgrade sets Released and clears TestSuccess and Remediated", () => {
-    expect(succeededOutcome("upgrade", release, { namespace: "apps", release: "web" }, 0)).toEqual({
+    expect(upgrade.succeeded(ctx)).toEqual({
       condition: {
         type: "Released",
         status: "True",
@@ -31,15 +33,15 @@ describe("action outcomes (helm-controller's wording)", () => {
 
   it("a failed upgrade counts a failure and an upgrade failure; a failed test counts against the last action", () => {
     const s: HelmReleaseStatus = { lastAttemptedReleaseAction: "install" };
-    const o = failedOutcome("upgrade", new Error("boom"), ctx, s);
+    const o = upgrade.failed(new Error("boom"), ctx, s);
     expect(o.condition).toMatchObject({ type: "Released", status: "False", reason: "UpgradeFailed" });
     expect(o.event.message).toBe("Helm upgrade failed for release apps/web with chart podinfo@6.5.0: boom");
-    failedOutcome("test", new Error("red"), ctx, s);
+    test.failed(new Error("red"), ctx, s);
     expect(s).toMatchObject({ failures: 2, upgradeFailures: 1, installFailures: 1 });
   });
 
   it("a failed rollback leaves Remediated True with RollbackFailed, naming the revision", () => {
-    const o = failedOutcome("rollback", new Error("no"), ctx, {});
+    const o = rollback(1).failed(new Error("no"), ctx, {});
     expect(o.condition).toEqual({
       type: "Remediated",
       status: "True",
