@@ -1,5 +1,7 @@
 // HelmRepository reconciler: download index.yaml (with the secret's basic auth), revision = sha256
 // of the raw index; when it changed, store the parsed index (as JSON, like Flux) as the artifact.
+import { objectTimeout } from "../../util/object-timeout.js";
+import { parseDuration } from "../../util/duration.js";
 import { createHash } from "node:crypto";
 import type { HelmRepository } from "../../api/source/helm.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
@@ -13,7 +15,6 @@ import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
 import { repositoryAuth } from "../../sources/helm/repository-auth.js";
 import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
-import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
@@ -57,7 +58,7 @@ export class HelmRepositoryReconciler implements Reconciler {
       const raw = await download(
         `${url}index.yaml`,
         auth,
-        repo.spec.timeout ? parseDuration(repo.spec.timeout) : 60_000,
+        objectTimeout(repo.spec.timeout, "60s").ms, // capped by --max-object-timeout
         MAX_INDEX_BYTES,
         tls,
       );
