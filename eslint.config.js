@@ -38,26 +38,75 @@ const layers = {
   cli: "*",
 };
 
+// Below the layers, the sub-folders of two of them (the second table in docs/architecture.md): each may
+// import only the sibling folders listed (its own sub-folders and the layer's top-level files always).
+// A controller folder imports the kit and the shared drift watch, never another kind's folder; the
+// fleet's folders import each other one way only. test/unit/architecture/subfolders.test.ts checks it.
+const subfolders = {
+  controllers: {
+    kit: [],
+    "drift-watch": ["kit"],
+    gitrepository: ["kit", "drift-watch"],
+    helmrepository: ["kit", "drift-watch"],
+    helmchart: ["kit", "drift-watch"],
+    kustomization: ["kit", "drift-watch"],
+    helmrelease: ["kit", "drift-watch"],
+    receiver: ["kit", "drift-watch"],
+  },
+  fleet: {
+    children: [],
+    status: ["children"],
+    rollout: ["children"],
+    fanout: ["children", "rollout"],
+    fleetkustomization: ["fanout", "rollout", "children"],
+    fleethelmrelease: ["fanout", "rollout", "children"],
+    plan: ["fleetkustomization", "fleethelmrelease", "fanout", "rollout", "status", "children"],
+    cluster: [],
+    kamaji: [],
+    repository: [],
+  },
+};
+
 // One no-restricted-imports block per folder and file depth: imports are relative, so
 // `../kustomize/x.js` means the kustomize layer from src/api/a.ts but api's own subfolder from
 // src/api/source/a.ts. The regex therefore climbs exactly to src/ before naming the layer.
 const deepestSourceFolder = Math.max(
   ...readdirSync(join(import.meta.dirname, "src"), { recursive: true }).map((p) => String(p).split("/").length),
 );
+function layerPatterns(layer, depth) {
+  const allowed = layers[layer];
+  const forbidden = Object.keys(layers).filter((other) => other !== layer && !allowed.includes(other));
+  return forbidden.map((other) => ({
+    regex: `^(\\.\\./){${depth}}${other}(/|$)`,
+    message: `${layer} may not import ${other}: see docs/architecture.md (layers)`,
+  }));
+}
+// A later block's options replace an earlier one's for the same rule, so a sub-folder's block repeats
+// its layer's patterns at that depth.
+function subfolderBlocks(layer, depth) {
+  if (depth < 2) return [];
+  return Object.entries(subfolders[layer] ?? {}).map(([folder, allowed]) => {
+    const forbidden = Object.keys(subfolders[layer]).filter((o) => o !== folder && !allowed.includes(o));
+    const siblings = forbidden.map((other) => ({
+      regex: `^(\\.\\./){${depth - 1}}${other}(/|$)`,
+      message: `${layer}/${folder} may not import ${layer}/${other}: see docs/architecture.md (sub-folders)`,
+    }));
+    return {
+      files: [`src/${layer}/${folder}/${"*/".repeat(depth - 2)}*.ts`],
+      rules: { "no-restricted-imports": ["error", { patterns: [...layerPatterns(layer, depth), ...siblings] }] },
+    };
+  });
+}
 function layerBoundaries() {
   const blocks = [];
   for (const [layer, allowed] of Object.entries(layers)) {
     if (allowed === "*") continue;
-    const forbidden = Object.keys(layers).filter((other) => other !== layer && !allowed.includes(other));
     for (let depth = 1; depth <= deepestSourceFolder; depth++) {
-      const patterns = forbidden.map((other) => ({
-        regex: `^(\\.\\./){${depth}}${other}(/|$)`,
-        message: `${layer} may not import ${other}: see docs/architecture.md (layers)`,
-      }));
       blocks.push({
         files: [`src/${layer}/${"*/".repeat(depth - 1)}*.ts`],
-        rules: { "no-restricted-imports": ["error", { patterns }] },
+        rules: { "no-restricted-imports": ["error", { patterns: layerPatterns(layer, depth) }] },
       });
+      blocks.push(...subfolderBlocks(layer, depth));
     }
   }
   return blocks;

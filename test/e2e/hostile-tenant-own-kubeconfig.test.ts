@@ -1,5 +1,5 @@
 // A tenant writing its own kubeConfig Secret that points back at the MANAGEMENT cluster, hoping the
-// controller lends it more than it has. The rule (src/controllers/kustomization/target-cluster.ts,
+// controller lends it more than it has. The rule (src/controllers/kit/target-cluster.ts,
 // src/kube/kubeconfig.ts): a remote apply uses exactly the credentials in the Secret — never the
 // controller's own — and on top impersonates spec.serviceAccountName (else --default-service-account)
 // of the Kustomization's namespace; a kubeconfig from a Secret may not run programs, skip TLS

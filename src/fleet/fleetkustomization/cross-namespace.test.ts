@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
-import { fleetKustomizationKind } from "../fleetkustomization/kind.js";
-import { crossNamespaceRead } from "./cross-namespace.js";
+import { fleetKustomizationKind } from "./kind.js";
+import { crossNamespaceRead } from "../fanout/cross-namespace.js";
 
 const fk = (sourceRef: { name: string; namespace?: string }, fallbackPath?: string) =>
   ({
