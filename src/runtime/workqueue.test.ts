@@ -27,6 +27,17 @@ describe("work queue (client-go semantics)", () => {
     expect(second).toBe("a");
   });
 
+  it("says a key is queued until a worker takes it, and again when re-added while processing", async () => {
+    const q = new WorkQueue();
+    q.add("a");
+    expect([q.isQueued("a"), q.isQueued("b")]).toEqual([true, false]);
+    const key = await q.get();
+    expect([q.isQueued("a"), q.isProcessing("a")]).toEqual([false, true]);
+    q.add("a");
+    expect(q.isQueued("a")).toBe(true);
+    q.done(key!);
+  });
+
   it("backs off per key from 750 ms doubling to 15 minutes, and forgets on success", () => {
     const q = new WorkQueue();
     const delays: number[] = [];

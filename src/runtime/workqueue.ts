@@ -93,6 +93,11 @@ export class WorkQueue {
     this.failures.delete(key);
   }
 
+  /** The key waits for a worker (or to be worked on again once its worker is done). */
+  isQueued(key: string): boolean {
+    return this.dirty.has(key);
+  }
+
   /** A worker holds the key right now. */
   isProcessing(key: string): boolean {
     return this.processing.has(key);

@@ -4,7 +4,14 @@
 // no reconcile loop from the correction's own writes or from helm's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchChart } from "../support/charts.js";
-import { deleteAndTime, driftTriggers, editAndTime, reconcileCounts, sleep, watchesListed } from "../support/drift.js";
+import {
+  deleteAndTime,
+  driftQuiet,
+  driftTriggers,
+  editAndTime,
+  reconcileCounts,
+  watchesListed,
+} from "../support/drift.js";
 import { planeCluster } from "../support/fleet-context.js";
 import { type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 
@@ -12,7 +19,8 @@ const mgmt = planeCluster("management");
 let env: HelmReleaseEnv;
 
 beforeAll(async () => {
-  env = await startHelmReleaseEnv("hr-drift");
+  // At debug: the test waits for the drift watch's "drift: judged" lines (driftQuiet).
+  env = await startHelmReleaseEnv("hr-drift", { extraArgs: ["--log-level", "debug"] });
   await benchChart(env.charts);
 }, 120_000);
 afterAll(() => env?.stop());
@@ -22,8 +30,10 @@ describe("HelmRelease drift watch", () => {
     await env.createRelease("web", { name: "bench", version: "1.0.0" }, { interval: "1h" });
     await env.waitReady("web");
     await watchesListed(env.controller, env.ns, "web"); // the watches start once the inventory is in status
-    const edit = await editAndTime(mgmt, `/api/v1/namespaces/${env.ns}/configmaps/web`, "message", "kubectl-edit");
-    const recreate = await deleteAndTime(mgmt, `/apis/apps/v1/namespaces/${env.ns}/deployments/web`);
+    const cm = `/api/v1/namespaces/${env.ns}/configmaps/web`;
+    const deploy = `/apis/apps/v1/namespaces/${env.ns}/deployments/web`;
+    const edit = await editAndTime(mgmt, cm, "message", "kubectl-edit");
+    const recreate = await deleteAndTime(mgmt, deploy);
     console.log(
       `[drift-watch] HelmRelease edit→restored: ${edit.toFixed(2)} s, delete→recreated: ${recreate.toFixed(2)} s`,
     );
@@ -31,9 +41,15 @@ describe("HelmRelease drift watch", () => {
     expect(recreate).toBeLessThan(30);
 
     // No loop: the corrections' own writes and the deployment controller's status writes trigger nothing.
-    await sleep(3000);
+    // Settled: the watches have judged every write so far and nothing is on its way, twice over.
+    const owner = `${env.ns}/web`;
+    const applied = [
+      { cluster: mgmt, path: cm, owner, id: `${env.ns}_web__ConfigMap` },
+      { cluster: mgmt, path: deploy, owner, id: `${env.ns}_web_apps_Deployment` },
+    ];
+    await driftQuiet(env.controller, applied);
     const settled = await reconcileCounts(env.controller, "HelmRelease", env.ns);
-    await sleep(10_000);
+    await driftQuiet(env.controller, applied);
     expect(await reconcileCounts(env.controller, "HelmRelease", env.ns)).toEqual(settled);
     expect(driftTriggers(env.controller)).toEqual(["web: edited by kubectl-edit", "web: deleted"]);
     const events = await mgmt.client.get<{ items: { reason: string; involvedObject: { name: string } }[] }>(

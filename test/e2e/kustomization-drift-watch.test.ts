@@ -6,8 +6,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
+import type { Cluster } from "../../src/kube/cluster.js";
 import {
+  type Applied,
   deleteAndTime,
+  driftQuiet,
   driftTriggers,
   editAndTime,
   fight,
@@ -29,6 +32,11 @@ import { eventually, planeCluster, testNamespace } from "../support/fleet-contex
 import { startGitHttpServer } from "../support/git-http-server.js";
 
 const mgmt = planeCluster("management");
+/** What appFiles() applies in `ns`, as the drift watch of `owner` names it. */
+const appliedBy = (cluster: Cluster, ns: string, owner: string): Applied[] => [
+  { cluster, path: cmPath(ns), owner, id: `${ns}_settings__ConfigMap` },
+  { cluster, path: deployPath(ns), owner, id: `${ns}_web_apps_Deployment` },
+];
 const tenant1 = planeCluster("tenant1");
 const git = await startGitHttpServer();
 afterAll(() => git.close());
@@ -59,9 +67,14 @@ describe("drift watch", () => {
 
       // No loop: the re-applies' own MODIFIED events (and the deployment controller's status writes)
       // trigger nothing, so the count settles; exactly the four hand changes brought a reconcile forward.
-      await sleep(3000);
+      // Settled: the watches have judged every write so far and nothing is on its way, twice over.
+      const applied: Applied[] = [
+        ...appliedBy(mgmt, ns, `${ns}/apps`),
+        ...appliedBy(tenant1, remoteNs, `${ns}/remote`),
+      ];
+      await driftQuiet(controller, applied);
       const settled = await reconcileCounts(controller, "Kustomization", ns);
-      await sleep(10_000);
+      await driftQuiet(controller, applied);
       expect(await reconcileCounts(controller, "Kustomization", ns)).toEqual(settled);
       expect(driftTriggers(controller)).toEqual([
         "apps: edited by hand",
@@ -85,7 +98,7 @@ describe("drift watch", () => {
       const before = await reconcileCounts(controller, "Kustomization", ns);
       const note = { "example.com/note": "reviewed" };
       await mgmt.client.patch(cmPath(ns), "merge", { metadata: { annotations: note } }, { fieldManager: "annotator" });
-      await sleep(5000); // well past the debounce
+      await driftQuiet(controller, appliedBy(mgmt, ns, `${ns}/apps`)); // judged, and nothing on its way
       expect(await reconcileCounts(controller, "Kustomization", ns)).toEqual(before);
       expect(driftTriggers(controller)).toEqual([]);
 

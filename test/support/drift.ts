@@ -69,6 +69,66 @@ export const watchesListed = (c: ControllerProcess, ns: string, name: string) =>
     async () => c.logs.some((l) => l.msg === "drift watch: listed" && l.owner === `${ns}/${name}`) || undefined,
   );
 
+/** An object an owner applied, as the drift watch names it (`<namespace>_<name>_<group>_<kind>`). */
+export interface Applied {
+  cluster: Cluster;
+  path: string;
+  /** `namespace/name` of its owner. */
+  owner: string;
+  id: string;
+}
+
+const BARRIER = "flotilla.test/drift-barrier";
+let barriers = 0;
+
+/**
+ * Until the drift watch has weighed every write to `objects` made so far and nothing of their owners
+ * is on its way (no change waiting, queued or reconciling): a third party's annotation (it triggers
+ * nothing) is written on each, and its "drift: judged" debug line awaited; a watch hands its events
+ * in order, so all earlier writes were judged before it. Tried again while an owner is busy.
+ * Needs the controller at --log-level debug.
+ */
+export async function driftQuiet(c: ControllerProcess, objects: Applied[]): Promise<void> {
+  await eventually(
+    "the drift watch to have judged every write with nothing on its way",
+    async () => {
+      const marks = await Promise.all(
+        objects.map(async (o) => {
+          const annotations = { [BARRIER]: String(++barriers) };
+          const written = await o.cluster.client.patch<KubeObject>(
+            o.path,
+            "merge",
+            { metadata: { annotations } },
+            {
+              fieldManager: "drift-barrier",
+            },
+          );
+          return { ...o, resourceVersion: written.metadata.resourceVersion };
+        }),
+      );
+      const lines = await Promise.all(
+        marks.map((m) =>
+          eventually(
+            `the drift watch to judge ${m.id}@${m.resourceVersion}`,
+            async () =>
+              c.logs.find(
+                (l) =>
+                  l.msg === "drift: judged" &&
+                  l.owner === m.owner &&
+                  l.id === m.id &&
+                  l.resourceVersion === m.resourceVersion,
+              ),
+            30_000,
+            100,
+          ),
+        ),
+      );
+      return lines.every((l) => l.quiet === true && l.trigger === false) || undefined;
+    },
+    60_000,
+  );
+}
+
 /** Each "drift: reconciling now" the controller logged: `<name>: <why>,<why>…`. */
 export const driftTriggers = (c: ControllerProcess): string[] =>
   c.logs

@@ -139,4 +139,50 @@ describe("KindWatch", () => {
     await settle(); // its watch stream opened: stop() aborts it
     await watch.stop();
   });
+
+  it("says how it judged each edit, a trigger or not, with the object's resourceVersion", async () => {
+    const annotated = cm("b", "3", [
+      entry(FM, "2026-01-01T00:00:00Z", { "f:data": { "f:a": {} } }),
+      entry("barrier", "2026-01-01T00:01:00Z", { "f:metadata": { "f:annotations": { "f:note": {} } } }),
+    ]);
+    const edited = cm("a", "4", [
+      entry(FM, "2026-01-01T00:00:00Z", {}),
+      entry("hand", "2026-01-01T00:01:00Z", { "f:data": { "f:a": {} } }),
+    ]);
+    const { cluster } = fakeCluster(
+      [[applied("a"), applied("b")]],
+      [
+        [
+          { type: "MODIFIED", object: annotated },
+          { type: "MODIFIED", object: edited },
+        ],
+      ],
+    );
+    const judged: unknown[] = [];
+    const watch = new KindWatch({
+      cluster,
+      gvk: { group: "", version: "v1", kind: "ConfigMap" },
+      labelGroup: G,
+      own: { manager: FM, operation: "Apply" },
+      exemption: () => undefined,
+      budget: { used: 0, max: 100 },
+      onChange: () => {},
+      onError: () => {},
+      onOverBudget: () => {},
+      onJudged: (j) => judged.push(j),
+    });
+    watch.start();
+    await settle();
+    expect(judged).toEqual([
+      {
+        id: "apps_b__ConfigMap",
+        owner: "flux-system/ks",
+        resourceVersion: "3",
+        trigger: false,
+        why: "our fields unchanged",
+      },
+      { id: "apps_a__ConfigMap", owner: "flux-system/ks", resourceVersion: "4", trigger: true, why: "edited by hand" },
+    ]);
+    await watch.stop();
+  });
 });

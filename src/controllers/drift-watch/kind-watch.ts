@@ -58,6 +58,8 @@ export interface KindWatchOptions {
   /** The watch failed (it retries with backoff); `first` once per streak of failures. */
   onError(err: unknown, first: boolean): void;
   onOverBudget(): void;
+  /** Every edit judged, trigger or not: for the debug log, where tests see a change was weighed. */
+  onJudged?(judged: { id: string; owner?: string; resourceVersion?: string; trigger: boolean; why: string }): void;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
@@ -172,6 +174,14 @@ export class KindWatch {
     const verdict = judgeModified(this.tracked.get(key), e.object, this.o.own, this.o.exemption);
     this.remember(key, e.object);
     if (verdict.trigger) this.report("MODIFIED", e.object, verdict);
+    const owner = ownerOf(e.object, this.o.labelGroup);
+    this.o.onJudged?.({
+      id: this.idOf(e.object),
+      ...(owner ? { owner: `${owner.namespace}/${owner.name}` } : {}),
+      resourceVersion: e.object.metadata.resourceVersion,
+      trigger: verdict.trigger,
+      why: verdict.why,
+    });
   }
 
   /** The first list is the baseline; a later one (events were lost: 410 Gone) is compared with it. */

@@ -34,6 +34,15 @@ describe("OwnerDebounce", () => {
     expect(d.size).toBe(0);
   });
 
+  it("says which owners have changes waiting, until they are handed on", () => {
+    vi.useFakeTimers();
+    const d = debounce<string>({ due: () => true });
+    d.add("ns/a", "cm", "edit");
+    expect([d.has("ns/a"), d.has("ns/b")]).toEqual([true, false]);
+    vi.advanceTimersByTime(1000);
+    expect(d.has("ns/a")).toBe(false);
+  });
+
   it("waits while the owner is being reconciled, then fires once", () => {
     vi.useFakeTimers();
     let busy = true;

@@ -81,6 +81,11 @@ export class OwnerDebounce<T> {
     return this.pending.size;
   }
 
+  /** Changes of this owner wait for their delay. */
+  has(owner: string): boolean {
+    return this.pending.has(owner);
+  }
+
   stop(): void {
     for (const p of this.pending.values()) clearTimeout(p.timer);
     this.pending.clear();

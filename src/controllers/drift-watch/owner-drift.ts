@@ -102,12 +102,24 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
       return MAX_BACKOFF_MS;
     }
   };
+  /** Owners whose due check runs now (between the debounce and the queue). */
+  const judging = new Set<string>();
   const debounce = new OwnerDebounce<DriftChange>({
     delayMs: DEBOUNCE_MS,
     maxDelayMs: (key) => Math.min(MAX_BACKOFF_MS, intervalOf(key)),
     busy: (key) => controller.queue.isProcessing(key),
-    due,
+    due: async (key, ...rest) => {
+      judging.add(key);
+      try {
+        return await due(key, ...rest);
+      } finally {
+        judging.delete(key);
+      }
+    },
   });
+  /** Nothing of this owner is on its way: no change waiting, being judged, queued or reconciling. */
+  const quiet = (key: string) =>
+    !debounce.has(key) && !judging.has(key) && !controller.queue.isQueued(key) && !controller.queue.isProcessing(key);
   // One resolution at a time per owner. Never rejected: a failure must neither end the process nor
   // hold up later resolutions or stop().
   const resolving = new OwnerSerial((key, err) =>
@@ -135,6 +147,9 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
       }
     },
     onLimit: (target, what) => log.info("drift watch limit reached", { cluster: target.name, limit: what }),
+    // Per event, so only at debug: tests wait for the line of their own write instead of sleeping.
+    onJudged: ({ owner, ...judged }) =>
+      log.debug("drift: judged", { owner, ...judged, ...(owner ? { quiet: quiet(owner) } : {}) }),
   });
 
   const sync = (obj: KubeObject) => {

@@ -9,7 +9,7 @@
 // digest of our entry, no body), so at most ~20 MB per cluster however many objects its inventories name.
 import type { GroupVersionKind } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { type Budget, type Change, KindWatch } from "./kind-watch.js";
+import { type Budget, type Change, KindWatch, type KindWatchOptions } from "./kind-watch.js";
 import type { Exemption, Own } from "./trigger-rules.js";
 
 const MAX_KINDS = 64;
@@ -32,6 +32,7 @@ export interface WatchSetOptions {
   onError(target: WatchedCluster, gvk: GroupVersionKind, err: unknown, first: boolean): void;
   /** A limit was reached: what is past it is left to the interval. */
   onLimit(target: WatchedCluster, what: string): void;
+  onJudged?: KindWatchOptions["onJudged"];
   maxKinds?: number;
   maxTracked?: number;
 }
@@ -172,6 +173,7 @@ export class DriftWatchSet {
         onChange: (change) => this.o.onChange({ ...change, cluster: entry.target.key }),
         onError: (err, first) => this.o.onError(entry.target, kind.gvk, err, first),
         onOverBudget: () => this.limit(entry, `more than ${entry.budget.max} objects: the rest not tracked`),
+        ...(this.o.onJudged ? { onJudged: this.o.onJudged } : {}),
       });
       kind.watch.start();
       running++;
