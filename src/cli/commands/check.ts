@@ -5,6 +5,8 @@
 // both kinds leave it: the leader-election Lease, renewed within its lease duration.
 import { Command } from "commander";
 import { servedCrds } from "../../api/flux-crds.js";
+import { USED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { failure, step, success } from "../output.js";
@@ -53,9 +55,7 @@ export function checkCommand(): Command {
 
     step("checking controllers");
     try {
-      const lease = await cluster.client.get<Lease>(
-        `/apis/coordination.k8s.io/v1/namespaces/${f.namespace}/leases/${LEASE}`,
-      );
+      const lease = await cluster.client.get<Lease>(pathOf(USED_KINDS.Lease, f.namespace, LEASE));
       const renewed = lease.spec?.renewTime ? Date.now() - new Date(lease.spec.renewTime).getTime() : Infinity;
       const limit = (lease.spec?.leaseDurationSeconds ?? 35) * 1000;
       if (renewed <= limit)
@@ -80,7 +80,7 @@ export function checkCommand(): Command {
     for (const want of servedCrds()) {
       const name = want.metadata.name;
       try {
-        const crd = await cluster.client.get<Crd>(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+        const crd = await cluster.client.get<Crd>(pathOf(USED_KINDS.CustomResourceDefinition, undefined, name));
         const established = crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
         const stored = crd.status?.storedVersions ?? [];
         if (established && stored.length) success(`${name}/${stored.at(-1)}`);

@@ -3,7 +3,7 @@
 // events of the object's source (a Kustomization's GitRepository; a HelmRelease's HelmChart and the
 // chart's repository), as flux does; NAMESPACE is shown when -A or a source lives elsewhere.
 import { Command } from "commander";
-import { SERVED_KINDS } from "../../api/kinds.js";
+import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { Watcher } from "../../kube/watch.js";
@@ -137,7 +137,7 @@ export function eventsCommand(): Command {
       const events: KubeEvent[] = [];
       for (const q of queries) {
         const { items } = await cluster.client.listAll<KubeEvent>(
-          q.namespace ? `/api/v1/namespaces/${encodeURIComponent(q.namespace)}/events` : "/api/v1/events",
+          pathOf(USED_KINDS.Event, q.namespace),
           q.kind ? { fieldSelector: fieldSelector(q) } : {},
         );
         events.push(...items);

@@ -5,6 +5,7 @@
 // --log-file reads that (-f follows it).
 import { Command, Option } from "commander";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { apiPath } from "../../api/paths.js";
 import { addClusterFlags, clusterOf, type ClusterFlags, DEFAULT_NAMESPACE } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { goDurationFlag, parseGoDuration } from "../export/go-duration.js";
@@ -96,11 +97,14 @@ async function fromFile(f: LogsFlags, tail: number, sinceMs: number | undefined)
   }
 }
 
+const podLogPath = (namespace: string, name: string) =>
+  apiPath({ group: "", version: "v1", resource: "pods", namespace, name, subresource: "log" });
+
 async function fromPods(f: LogsFlags, tail: number, sinceMs: number | undefined): Promise<void> {
   if (f.follow) throw new UsageError("-f with pod logs is not implemented yet: use kubectl logs -f, or --log-file");
   const cluster = clusterOf(f);
   const pods = await cluster.client.get<{ items: { metadata: { name: string } }[] }>(
-    `/api/v1/namespaces/${f.fluxNamespace}/pods`,
+    apiPath({ group: "", version: "v1", resource: "pods", namespace: f.fluxNamespace }),
     { labelSelector: "app.kubernetes.io/part-of=flotilla" },
   );
   if (!pods.items.length)
@@ -111,10 +115,7 @@ async function fromPods(f: LogsFlags, tail: number, sinceMs: number | undefined)
     const query: Record<string, string> = {};
     if (tail >= 0) query.tailLines = String(tail);
     if (sinceMs !== undefined) query.sinceSeconds = String(Math.max(1, Math.ceil((Date.now() - sinceMs) / 1000)));
-    const text = await cluster.client.get<string>(
-      `/api/v1/namespaces/${f.fluxNamespace}/pods/${pod.metadata.name}/log`,
-      query,
-    );
+    const text = await cluster.client.get<string>(podLogPath(f.fluxNamespace, pod.metadata.name), query);
     for (const l of String(text).split("\n")) process.stdout.write(formatLogLine(l, f, sinceMs) ?? "");
   }
 }

@@ -2,7 +2,9 @@
 // storage they use, as flux stats prints it (cmd/flux/stats.go) — every kind flux lists, zero for the
 // kinds this cluster does not serve.
 import { Command } from "commander";
+import { apiPath } from "../../api/paths.js";
 import { NotFoundError } from "../../kube/errors.js";
+import { parseApiVersion } from "../../kube/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { fluxTable } from "../flux-table.js";
 
@@ -50,7 +52,8 @@ export function statsCommand(): Command {
     const cluster = clusterOf(f);
     const rows: string[][] = [];
     for (const [kind, apiVersion, plural] of KINDS) {
-      const path = `/apis/${apiVersion}${f.allNamespaces ? "" : `/namespaces/${f.namespace}`}/${plural}`;
+      const namespace = f.allNamespaces ? undefined : f.namespace;
+      const path = apiPath({ ...parseApiVersion(apiVersion), resource: plural, namespace });
       let items: Item[] = [];
       try {
         items = (await cluster.client.listAll<Item>(path)).items;

@@ -2,8 +2,11 @@
 // Kustomization or HelmRelease named by its labels (or its owner's), then their sources — as flux
 // trace prints it. `trace <kind>/<name>`, `trace <kind> <name>`, or `trace NAME --kind --api-version`.
 import { Command } from "commander";
+import { HELM_GROUP as HELM, KUSTOMIZE_GROUP as KS, SERVED_KINDS } from "../../api/kinds.js";
+import { apiPath, pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
+import { parseApiVersion } from "../../kube/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { helmReleaseReport, kustomizationReport, type Obj } from "./inspect/trace-report.js";
@@ -23,10 +26,6 @@ interface Live extends Obj {
   };
 }
 
-const KS = "kustomize.toolkit.fluxcd.io";
-const HELM = "helm.toolkit.fluxcd.io";
-const SOURCE = "source.toolkit.fluxcd.io/v1";
-
 async function get<T>(cluster: Cluster, path: string, what: string): Promise<T> {
   try {
     return await cluster.client.get<T>(path);
@@ -37,8 +36,7 @@ async function get<T>(cluster: Cluster, path: string, what: string): Promise<T> 
 }
 
 function objectPath(apiVersion: string, plural: string, namespaced: boolean, ns: string, name: string): string {
-  const base = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-  return `${base}${namespaced ? `/namespaces/${ns}` : ""}/${plural}/${name}`;
+  return apiPath({ ...parseApiVersion(apiVersion), resource: plural, namespace: namespaced ? ns : undefined, name });
 }
 
 /** The manager named by `<group>/name` and `<group>/namespace` labels, on the object or one of its owners. */
@@ -69,7 +67,7 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
   if (ks) {
     const k = await get<Obj & { spec: { sourceRef: { kind: string; name: string; namespace?: string } } }>(
       cluster,
-      `/apis/${KS}/v1/namespaces/${ks.namespace}/kustomizations/${ks.name}`,
+      pathOf(SERVED_KINDS.Kustomization, ks.namespace, ks.name),
       `kustomization ${ks.namespace}/${ks.name}`,
     );
     const ref = k.spec.sourceRef;
@@ -77,7 +75,7 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
       ref.kind === "GitRepository"
         ? await get<Obj>(
             cluster,
-            `/apis/${SOURCE}/namespaces/${ref.namespace ?? ks.namespace}/gitrepositories/${ref.name}`,
+            pathOf(SERVED_KINDS.GitRepository, ref.namespace ?? ks.namespace, ref.name),
             `GitRepository ${ref.name}`,
           )
         : undefined;
@@ -92,17 +90,13 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
     spec: { chart?: { spec: { sourceRef: { kind: string; name: string; namespace?: string } } } };
     status?: { helmChart?: string };
   };
-  const h = await get<Hr>(
-    cluster,
-    `/apis/${HELM}/v2/namespaces/${hr.namespace}/helmreleases/${hr.name}`,
-    `HelmRelease ${hr.name}`,
-  );
+  const h = await get<Hr>(cluster, pathOf(SERVED_KINDS.HelmRelease, hr.namespace, hr.name), `HelmRelease ${hr.name}`);
   const sources: { chart?: Obj; helmRepository?: Obj; git?: Obj } = {};
   if (h.status?.helmChart) {
     const [cns, cname] = h.status.helmChart.split("/");
     sources.chart = await get<Obj>(
       cluster,
-      `/apis/${SOURCE}/namespaces/${cns}/helmcharts/${cname}`,
+      pathOf(SERVED_KINDS.HelmChart, cns, cname),
       `HelmChart ${h.status.helmChart}`,
     );
   }
@@ -111,13 +105,13 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
   if (ref?.kind === "HelmRepository")
     sources.helmRepository = await get<Obj>(
       cluster,
-      `/apis/${SOURCE}/namespaces/${sourceNs}/helmrepositories/${ref.name}`,
+      pathOf(SERVED_KINDS.HelmRepository, sourceNs, ref.name),
       `HelmRepository ${ref.name}`,
     );
   if (ref?.kind === "GitRepository")
     sources.git = await get<Obj>(
       cluster,
-      `/apis/${SOURCE}/namespaces/${sourceNs}/gitrepositories/${ref.name}`,
+      pathOf(SERVED_KINDS.GitRepository, sourceNs, ref.name),
       `GitRepository ${ref.name}`,
     );
   return helmReleaseReport(objectName, o.metadata.namespace, h, sources);

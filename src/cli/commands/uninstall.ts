@@ -5,6 +5,7 @@
 import { Command } from "commander";
 import { servedCrds } from "../../api/flux-crds.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import { apiPath } from "../../api/paths.js";
 import { installManifests } from "../../install/manifests.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
@@ -60,16 +61,16 @@ export function uninstallCommand(): Command {
     }[];
     for (const crd of crds) {
       const version = crd.spec.versions.find((v) => v.storage)!.name;
-      const base = `/apis/${crd.spec.group}/${version}`;
+      const at = { group: crd.spec.group, version, resource: crd.spec.names.plural };
       let items: KubeObject[] = [];
       try {
-        items = (await cluster.client.listAll<KubeObject>(`${base}/${crd.spec.names.plural}`)).items;
+        items = (await cluster.client.listAll<KubeObject>(apiPath(at))).items;
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
       }
       for (const o of items) {
         if (!o.metadata.finalizers?.length) continue;
-        const path = `${base}/namespaces/${o.metadata.namespace}/${crd.spec.names.plural}/${o.metadata.name}`;
+        const path = apiPath({ ...at, namespace: o.metadata.namespace, name: o.metadata.name });
         if (!f.dryRun) await cluster.client.patch(path, "merge", { metadata: { finalizers: null } });
         success(`${subject({ kind: crd.spec.names.kind, metadata: o.metadata })} finalizers deleted${dry}`);
       }

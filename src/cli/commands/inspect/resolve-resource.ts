@@ -1,7 +1,9 @@
 // kubectl's way of naming an object on the command line — `deployment/podinfo`, `deploy podinfo`,
 // `HelmRelease/podinfo` — resolved through the API server's discovery (kind, plural, singular or short
 // name, case-insensitively; the core group and then the others, as kubectl prefers).
+import { apiPath } from "../../../api/paths.js";
 import type { Cluster } from "../../../kube/cluster.js";
+import { parseApiVersion } from "../../../kube/object.js";
 import { UsageError } from "../../errors.js";
 
 interface ApiResource {
@@ -22,11 +24,18 @@ export interface Resolved {
 export async function resolveResource(cluster: Cluster, typed: string): Promise<Resolved> {
   const want = typed.toLowerCase();
   const lists: { gv: string; resources: ApiResource[] }[] = [];
-  lists.push({ gv: "v1", resources: (await cluster.client.get<{ resources: ApiResource[] }>("/api/v1")).resources });
+  lists.push({
+    gv: "v1",
+    resources: (await cluster.client.get<{ resources: ApiResource[] }>(apiPath({ group: "", version: "v1" })))
+      .resources,
+  });
   const groups = await cluster.client.get<{ groups: { preferredVersion: { groupVersion: string } }[] }>("/apis");
   for (const g of groups.groups) {
     const gv = g.preferredVersion.groupVersion;
-    lists.push({ gv, resources: (await cluster.client.get<{ resources: ApiResource[] }>(`/apis/${gv}`)).resources });
+    lists.push({
+      gv,
+      resources: (await cluster.client.get<{ resources: ApiResource[] }>(apiPath(parseApiVersion(gv)))).resources,
+    });
   }
   for (const { gv, resources } of lists)
     for (const r of resources) {

@@ -8,7 +8,9 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
+import { SERVED_KINDS } from "../../../api/kinds.js";
 import type { KubeObject } from "../../../api/meta/object.js";
+import { pathOf } from "../../../api/paths.js";
 import { loadChart } from "../../../controllers/helmrelease/chart-source.js";
 import { composeValues } from "../../../controllers/helmrelease/values/compose.js";
 import { targetCluster } from "../../../controllers/kit/target-cluster.js";
@@ -63,7 +65,7 @@ export async function previewHelmRelease(
 ): Promise<HelmReleasePreview> {
   let hr: HelmRelease;
   try {
-    hr = await cluster.client.get<HelmRelease>(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases/${name}`);
+    hr = await cluster.client.get<HelmRelease>(pathOf(SERVED_KINDS.HelmRelease, ns, name));
   } catch (err) {
     if (err instanceof NotFoundError) throw new UsageError(`HelmRelease '${ns}/${name}' not found`);
     throw err;

@@ -4,7 +4,8 @@
 // run against *its* target — this cluster impersonating its service account, or the remote cluster of
 // its kubeConfig Secret (flux skips those: "diff not supported for remote clusters").
 import { existsSync, statSync } from "node:fs";
-import { KUSTOMIZE_GROUP } from "../../../api/kinds.js";
+import { SERVED_KINDS } from "../../../api/kinds.js";
+import { pathOf } from "../../../api/paths.js";
 import type { Kustomization } from "../../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { targetCluster } from "../../../controllers/kit/target-cluster.js";
@@ -23,7 +24,7 @@ export interface Preview {
   target: Cluster;
 }
 
-const ksPath = (ns: string, name: string) => `/apis/${KUSTOMIZE_GROUP}/v1/namespaces/${ns}/kustomizations/${name}`;
+const ksPath = (ns: string, name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
 
 /** Builds `dir` as Kustomization `name` would; objects carry the owner labels the controller sets. */
 export async function previewKustomization(cluster: Cluster, ns: string, name: string, dir: string): Promise<Preview> {
