@@ -6,7 +6,7 @@ export { computeHealth, type Health, type HealthStatus } from "./health/status.j
 export { waitForSet, type WaitOptions } from "./health/wait.js";
 export { compileHealthExpressions, type ExpressionHealth, InvalidHealthExpressionError } from "./health/expressions.js";
 export { inventoryFromChangeSet, inventoryId, parseInventoryId, staleEntries } from "./inventory.js";
-export type { Owner } from "./metadata.js";
+export { type Owner, setOwnerLabels } from "./metadata.js";
 export { type FieldChange, fieldDiff } from "./diff.js";
 export { ResourceManager, type ResourceManagerOptions } from "./manager.js";
 export { type PlanAction, type PlanEntry } from "./plan-entry.js";

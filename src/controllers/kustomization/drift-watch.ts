@@ -9,6 +9,7 @@ import type { Controller } from "../../runtime/controller.js";
 import { ANNOTATIONS, reconcileDisabled, ssaPolicy } from "../../ssa/metadata.js";
 import { type OwnerKind, watchOwnerDrift } from "../drift-watch/owner-drift.js";
 import { KustomizationReconciler } from "./reconciler.js";
+import { KUSTOMIZATION_FIELD_MANAGER } from "./render-apply.js";
 
 /**
  * What the reconcile would not put back: `reconcile: disabled` and `ssa: Ignore` never, `ssa:
@@ -21,11 +22,8 @@ export function kustomizationExemption(obj: KubeObject, deleted: boolean): strin
   return undefined;
 }
 
-/** The reconciler's default field manager (Flux's). */
-const FIELD_MANAGER = "kustomize-controller";
-
 /** A Kustomization's objects: ours is the Apply entry of the field manager its reconciler applies as. */
-export const kustomizationOwner = (fieldManager = FIELD_MANAGER): OwnerKind => ({
+export const kustomizationOwner = (fieldManager = KUSTOMIZATION_FIELD_MANAGER): OwnerKind => ({
   labelGroup: KUSTOMIZE_GROUP,
   own: { manager: fieldManager, operation: "Apply" },
   idle: (o) => Boolean((o as Kustomization).spec?.suspend || o.metadata.deletionTimestamp),

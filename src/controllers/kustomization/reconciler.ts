@@ -28,7 +28,7 @@ import { Finisher } from "../kit/finish.js";
 import { ReconciledObjects } from "../kit/objects.js";
 import type { Outcome } from "../kit/outcome.js";
 import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
-import { buildKustomizationObjects, PathNotFoundError } from "./build.js";
+import { PathNotFoundError } from "./build.js";
 import { compileReadyExprs } from "../kit/dependencies.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
 import { fetchSource } from "./fetch-source.js";
@@ -41,6 +41,7 @@ import { type Attempt, attemptStatus, markProgressing, phaseDurations } from "./
 import { targetCluster, targetHints } from "../kit/target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
+import { kustomizationApplyOptions, kustomizationApplyOwner, prunes, renderKustomization } from "./render-apply.js";
 
 export interface KustomizationControllerOptions {
   /** Flux's --no-cross-namespace-refs. */
@@ -158,13 +159,8 @@ export class KustomizationReconciler implements Reconciler {
     secrets.addObjects(objects);
     attempt.phases.built = Date.now();
     attempt.digest = `sha256:${createHash("sha256").update(JSON.stringify(objects)).digest("hex")}`;
-    const owner = { group: KUSTOMIZE_GROUP, name: ks.metadata.name, namespace: ks.metadata.namespace! };
-    const manager = new ResourceManager(target, {
-      fieldManager: this.options.fieldManager ?? "kustomize-controller",
-      owner,
-      force: spec.force,
-      previousInventory: ks.status?.inventory ?? { entries: [] },
-    });
+    const owner = kustomizationApplyOwner(ks);
+    const manager = new ResourceManager(target, kustomizationApplyOptions(ks, this.options.fieldManager));
     let changeSet;
     try {
       changeSet = await manager.apply(objects);
@@ -177,7 +173,7 @@ export class KustomizationReconciler implements Reconciler {
     attempt.phases.applied = Date.now();
     const applied = inventoryFromChangeSet(changeSet);
     attempt.inventory = applied;
-    if (spec.prune) {
+    if (prunes(ks)) {
       const pruned = await pruneStale(target, ks.status?.inventory, applied, {
         owner,
         allowEmptySet: objects.length === 0 && !ks.status?.inventory?.entries.length,
@@ -203,7 +199,7 @@ export class KustomizationReconciler implements Reconciler {
   private async build(ks: Kustomization, dir: string, secrets: Redactor): Promise<KubeObject[]> {
     const vars = await substitutionVariables(this.cluster, ks, secrets);
     try {
-      return buildKustomizationObjects(dir, ks.spec, vars, this.options.strictSubstitutions ?? false);
+      return renderKustomization(dir, ks, vars, this.options.strictSubstitutions ?? false);
     } catch (err) {
       if (err instanceof ReconcileFailure) throw err;
       // A path missing from the artifact may come with the source's next revision: wait for it.

@@ -7,12 +7,13 @@ import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { helmChartFromTemplate } from "../../controllers/helmrelease/chart-source.js";
+import { renderRelease } from "../../controllers/helmrelease/render-apply.js";
+import { renderKustomization, withOwnerLabels } from "../../controllers/kustomization/render-apply.js";
 import { Redactor, isSubset } from "../../ssa/index.js";
 import { confinedRealpath } from "../../util/confined-path.js";
 import { type App, clusterKeyOf } from "../status/fleet-view.js";
 import type { PlanBackend } from "./backend.js";
 import { fill } from "./fill.js";
-import { renderHelmRelease, renderKustomization } from "./render.js";
 import { keyOf, type ManagementState } from "./management-state.js";
 import { type AppPlan, emptyAppPlan } from "./types.js";
 
@@ -52,7 +53,7 @@ export async function planKustomization(
     const dir =
       ctx.overrides.get(ksSourceKey(ks)) ?? (await ctx.backend.artifactDir(ref.kind, ref.namespace ?? ns, ref.name));
     const vars = await ctx.backend.variables(ks, redactor);
-    const objects = renderKustomization(dir, ks, vars);
+    const objects = withOwnerLabels(renderKustomization(dir, ks, vars), ks);
     redactor.addObjects(objects);
     fill(plan, await ctx.backend.diffKustomization(ks, objects, redactor));
     return { plan, rendered: objects };
@@ -116,7 +117,7 @@ export async function planHelmRelease(ctx: PlanContext, hr: HelmRelease, via: st
   try {
     const chart = await chartOf(ctx, hr);
     const values = await ctx.backend.values(hr, redactor);
-    const objects = await renderHelmRelease(hr, chart, values, ctx.work, (o) => ctx.backend.namespaced(hr, o));
+    const objects = await renderRelease(hr, chart, values, (o) => ctx.backend.namespaced(hr, o));
     redactor.addObjects(objects);
     fill(plan, await ctx.backend.diffHelmRelease(hr, objects, redactor));
   } catch (err) {

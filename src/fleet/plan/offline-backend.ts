@@ -7,6 +7,7 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { chartRefOf } from "../../controllers/helmrelease/chart-source.js";
 import { composeValuesFrom } from "../../controllers/helmrelease/values/compose.js";
+import { KUSTOMIZATION_FIELD_MANAGER, prunes } from "../../controllers/kustomization/render-apply.js";
 import { fieldDiff, isProvablyUnchanged, isSubset, type PlanEntry } from "../../ssa/index.js";
 import type { AppOutcome, PlanBackend } from "./backend.js";
 import { keyOf } from "./management-state.js";
@@ -175,10 +176,10 @@ export function offlineBackend(snapshot: Snapshot, work: string): PlanBackend {
       const entries = compareWithSnapshot(
         objects,
         appliedOf("Kustomization", ks.metadata.namespace!, ks.metadata.name),
-        "kustomize-controller",
+        KUSTOMIZATION_FIELD_MANAGER,
       );
       const keep = new Set(objects.map((o) => subject(o)));
-      const deleted = ks.spec.prune
+      const deleted = prunes(ks)
         ? (ks.status?.inventory?.entries ?? []).map((e) => subjectOf(e.id)).filter((s) => !keep.has(s))
         : [];
       return { entries, deleted };

@@ -3,15 +3,14 @@
 // account impersonated, on the cluster of its kubeConfig Secret). Reads and dry-runs only.
 import { join } from "node:path";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
-import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import { loadChart } from "../../controllers/helmrelease/chart-source.js";
-import { releaseName, targetNamespace } from "../../controllers/helmrelease/release-name.js";
-import { manifestObjects, ReleaseStorage } from "../../controllers/helmrelease/storage/release.js";
+import { releaseApplyOptions, releasePrunedSubjects } from "../../controllers/helmrelease/render-apply.js";
 import { composeValues } from "../../controllers/helmrelease/values/compose.js";
 import { targetCluster } from "../../controllers/kit/target-cluster.js";
+import { kustomizationApplyOptions, prunedEntries } from "../../controllers/kustomization/render-apply.js";
 import { substitutionVariables } from "../../controllers/kustomization/variables.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { SourceFetcher } from "../../sources/consumer.js";
@@ -32,18 +31,9 @@ export async function diffKustomizationOn(
   objects: KubeObject[],
   redactor: Redactor,
 ): Promise<AppOutcome> {
-  const manager = new ResourceManager(target, {
-    fieldManager: "kustomize-controller",
-    owner: { group: KUSTOMIZE_GROUP, name: ks.metadata.name, namespace: ks.metadata.namespace! },
-    force: ks.spec.force,
-    previousInventory: ks.status?.inventory ?? { entries: [] },
-  });
-  const entries = await manager.plan(objects, redactor);
-  const keep = new Set(entries.map((e) => inventoryId(e)));
-  const deleted = ks.spec.prune
-    ? (ks.status?.inventory?.entries ?? []).filter((e) => !keep.has(e.id)).map((e) => subjectOf(e.id))
-    : [];
-  return { entries, deleted };
+  const entries = await new ResourceManager(target, kustomizationApplyOptions(ks)).plan(objects, redactor);
+  const kept = { entries: entries.map((e) => ({ id: inventoryId(e), v: e.version })) };
+  return { entries, deleted: prunedEntries(ks, kept).map((e) => subjectOf(e.id)) };
 }
 
 export async function diffHelmReleaseOn(
@@ -52,22 +42,8 @@ export async function diffHelmReleaseOn(
   objects: KubeObject[],
   redactor: Redactor,
 ): Promise<AppOutcome> {
-  const entries = await new ResourceManager(target, { fieldManager: "helm" }).plan(objects, redactor);
-  const storageNs = hr.spec.storageNamespace ?? targetNamespace(hr);
-  const last = await new ReleaseStorage(target.client, storageNs).last(releaseName(hr));
-  const keep = new Set(entries.map((e) => e.subject));
-  const deleted: string[] = [];
-  for (const o of (last ? manifestObjects(last) : []) as unknown as KubeObject[]) {
-    const namespaced = await target.mapping(o).then(
-      (m) => m.namespaced,
-      () => true,
-    );
-    const subject = namespaced
-      ? `${o.kind}/${o.metadata.namespace ?? targetNamespace(hr)}/${o.metadata.name}`
-      : `${o.kind}/${o.metadata.name}`;
-    if (!keep.has(subject)) deleted.push(subject);
-  }
-  return { entries, deleted };
+  const entries = await new ResourceManager(target, releaseApplyOptions()).plan(objects, redactor);
+  return { entries, deleted: await releasePrunedSubjects(target, hr, new Set(entries.map((e) => e.subject))) };
 }
 
 export function onlineBackend(

@@ -8,6 +8,7 @@ import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js"
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import { KUSTOMIZATION_FIELD_MANAGER } from "../../controllers/kustomization/render-apply.js";
 import { isProvablyUnchanged, parseInventoryId } from "../../ssa/index.js";
 import { deepEqual } from "../../ssa/drift.js";
 import { fleetHelmReleaseKind } from "../fleethelmrelease/kind.js";
@@ -84,7 +85,7 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
         current &&
         (newest.has(key)
           ? deepEqual((obj as Spec).spec, (current as Spec).spec)
-          : isProvablyUnchanged(obj, current, "kustomize-controller"))
+          : isProvablyUnchanged(obj, current, KUSTOMIZATION_FIELD_MANAGER))
       )
         continue;
       const next = {

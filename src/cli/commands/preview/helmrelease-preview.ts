@@ -12,6 +12,7 @@ import { SERVED_KINDS } from "../../../api/kinds.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { pathOf } from "../../../api/paths.js";
 import { loadChart } from "../../../controllers/helmrelease/chart-source.js";
+import { renderRelease } from "../../../controllers/helmrelease/render-apply.js";
 import { composeValues } from "../../../controllers/helmrelease/values/compose.js";
 import { targetCluster } from "../../../controllers/kit/target-cluster.js";
 import type { Cluster } from "../../../kube/cluster.js";
@@ -22,7 +23,6 @@ import { makeWorkDir } from "../../../util/work-dir.js";
 import { UsageError } from "../../errors.js";
 import { secretValues } from "../../../fleet/plan/helm-values.js";
 import { diffHelmReleaseOn } from "../../../fleet/plan/online-backend.js";
-import { renderHelmRelease } from "../../../fleet/plan/render.js";
 
 export interface HelmReleasePreview {
   hr: HelmRelease;
@@ -79,7 +79,7 @@ export async function previewHelmRelease(
     const chart =
       o.chartPath ?? (await loadChart(new SourceFetcher(cluster.client, join(work, "sources")), hr, 0)).path;
     const target = await targetCluster(cluster, hr, undefined);
-    const objects = await renderHelmRelease(hr, chart, values, work, (obj) =>
+    const objects = await renderRelease(hr, chart, values, (obj) =>
       target.mapping(obj).then(
         (m) => m.namespaced,
         () => true,

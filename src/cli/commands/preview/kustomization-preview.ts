@@ -9,12 +9,12 @@ import { pathOf } from "../../../api/paths.js";
 import type { Kustomization } from "../../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { targetCluster } from "../../../controllers/kit/target-cluster.js";
+import { renderKustomization, withOwnerLabels } from "../../../controllers/kustomization/render-apply.js";
 import { substitutionVariables } from "../../../controllers/kustomization/variables.js";
 import type { Cluster } from "../../../kube/cluster.js";
 import { NotFoundError } from "../../../kube/errors.js";
 import { type PlanEntry, Redactor } from "../../../ssa/index.js";
 import { diffKustomizationOn } from "../../../fleet/plan/online-backend.js";
-import { renderKustomization } from "../../../fleet/plan/render.js";
 import { UsageError } from "../../errors.js";
 
 export interface Preview {
@@ -40,7 +40,7 @@ export async function previewKustomization(cluster: Cluster, ns: string, name: s
   const redactor = new Redactor();
   const vars = await substitutionVariables(cluster, ks, redactor);
   // --path is the directory spec.path points at in the source: build it as that path.
-  const objects = renderKustomization(dir, { ...ks, spec: { ...ks.spec, path: "./" } }, vars);
+  const objects = withOwnerLabels(renderKustomization(dir, { ...ks, spec: { ...ks.spec, path: "./" } }, vars), ks);
   redactor.addObjects(objects);
   const target = await targetCluster(cluster, ks, undefined);
   return { ks, objects, redactor, target };
