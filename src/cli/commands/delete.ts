@@ -7,7 +7,8 @@ import { addClusterFlags, type ClusterFlags, clusterOf } from "../cluster-flags.
 import { UsageError } from "../errors.js";
 import { step, success } from "../output.js";
 import { confirm } from "../prompt.js";
-import { OPERATE_VERBS, type OperateKind } from "./operate/operate-kinds.js";
+import { addKindVerbs } from "./kinds/kind-verbs.js";
+import type { OperateKind } from "./operate/operate-kinds.js";
 
 interface Flags extends ClusterFlags {
   silent?: boolean;
@@ -36,7 +37,6 @@ function verb(name: string, aliases: string[], k: OperateKind): Command {
 export function deleteCommand(): Command {
   const root = new Command("delete").description("Delete sources and resources");
   const source = new Command("source").description("Delete sources");
-  for (const v of OPERATE_VERBS)
-    (v.path[0] === "source" ? source : root).addCommand(verb(v.path.at(-1)!, v.aliases, v.kind));
+  addKindVerbs(root, source, "operate", (name, aliases, k) => verb(name, aliases, k.operate.wording));
   return root.addCommand(source);
 }

@@ -7,6 +7,7 @@ import { failure } from "../output.js";
 import { type GetKind, GET_KINDS } from "./get/get-kinds.js";
 import { type GetFlags, getKind, watchKind } from "./get/get-run.js";
 import { UsageError } from "../errors.js";
+import { addKindVerbs } from "./kinds/kind-verbs.js";
 
 function withGetFlags(cmd: Command, showSource: boolean): Command {
   addClusterFlags(cmd)
@@ -59,54 +60,14 @@ function allCommand(kinds: GetKind[], description: string): Command {
 const SOURCES = [GET_KINDS.GitRepository, GET_KINDS.HelmRepository, GET_KINDS.HelmChart];
 
 export function getCommand(): Command {
-  const sources = new Command("sources")
-    .aliases(["source"])
-    .description("Get source statuses")
-    .addCommand(kindCommand("git", [], GET_KINDS.GitRepository, "  flotilla get sources git --all-namespaces"))
-    .addCommand(kindCommand("helm", [], GET_KINDS.HelmRepository, "  flotilla get sources helm -n flux-system"))
-    .addCommand(kindCommand("chart", [], GET_KINDS.HelmChart, "  flotilla get sources chart -A"))
-    .addCommand(allCommand(SOURCES, "Get all source statuses"));
-  return new Command("get")
-    .description("Get the resources and their status")
-    .addCommand(sources)
-    .addCommand(kindCommand("clusters", ["cluster"], GET_KINDS.Cluster, "  flotilla get clusters -A"))
-    .addCommand(
-      kindCommand(
-        "fleetkustomizations",
-        ["fleetkustomization", "fks"],
-        GET_KINDS.FleetKustomization,
-        "  flotilla get fks -n fleet",
-      ),
-    )
-    .addCommand(
-      kindCommand(
-        "fleethelmreleases",
-        ["fleethelmrelease", "fhr"],
-        GET_KINDS.FleetHelmRelease,
-        "  flotilla get fhr -n tenants",
-      ),
-    )
-    .addCommand(
-      kindCommand(
-        "kustomizations",
-        ["kustomization", "ks"],
-        GET_KINDS.Kustomization,
-        "  flotilla get ks --status-selector ready=false -A",
-      ),
-    )
-    .addCommand(
-      kindCommand(
-        "helmreleases",
-        ["helmrelease", "hr"],
-        GET_KINDS.HelmRelease,
-        "  flotilla get hr --show-source -n tenants",
-      ),
-    )
-    .addCommand(kindCommand("receivers", ["receiver"], GET_KINDS.Receiver, "  flotilla get receivers -A"))
-    .addCommand(
-      allCommand(
-        [...SOURCES, GET_KINDS.HelmRelease, GET_KINDS.Kustomization, GET_KINDS.Receiver],
-        "Get all resources and statuses",
-      ),
-    );
+  const sources = new Command("sources").aliases(["source"]).description("Get source statuses");
+  const get = new Command("get").description("Get the resources and their status").addCommand(sources);
+  addKindVerbs(get, sources, "get", (name, aliases, k) => kindCommand(name, aliases, k.get.columns, k.get.example));
+  sources.addCommand(allCommand(SOURCES, "Get all source statuses"));
+  return get.addCommand(
+    allCommand(
+      [...SOURCES, GET_KINDS.HelmRelease, GET_KINDS.Kustomization, GET_KINDS.Receiver],
+      "Get all resources and statuses",
+    ),
+  );
 }

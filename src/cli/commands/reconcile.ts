@@ -6,7 +6,8 @@ import type { Cluster } from "../../kube/cluster.js";
 import { addClusterFlags, type ClusterFlags, clusterOf, timeoutMsOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { step, success, waiting } from "../output.js";
-import { OPERATE_VERBS, type OperateKind } from "./operate/operate-kinds.js";
+import { addKindVerbs } from "./kinds/kind-verbs.js";
+import type { OperateKind } from "./operate/operate-kinds.js";
 import { outcomeOf, readObject, requestReconcile, waitHandled } from "./operate/reconcile-wait.js";
 
 interface ReconcileFlags extends ClusterFlags {
@@ -73,9 +74,6 @@ function verb(name: string, aliases: string[], k: OperateKind): Command {
 export function reconcileCommand(): Command {
   const root = new Command("reconcile").description("Reconcile sources and resources");
   const source = new Command("source").description("Reconcile sources");
-  for (const v of OPERATE_VERBS) {
-    const leaf = verb(v.path.at(-1)!, v.aliases, v.kind);
-    (v.path[0] === "source" ? source : root).addCommand(leaf);
-  }
+  addKindVerbs(root, source, "operate", (name, aliases, k) => verb(name, aliases, k.operate.wording));
   return root.addCommand(source);
 }

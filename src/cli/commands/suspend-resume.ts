@@ -9,7 +9,8 @@ import { addClusterFlags, type ClusterFlags, clusterOf, timeoutMsOf } from "../c
 import { ExitError, UsageError } from "../errors.js";
 import { failure, step, success, waiting } from "../output.js";
 import type { FluxObject } from "./get/get-kinds.js";
-import { OPERATE_VERBS, type OperateKind } from "./operate/operate-kinds.js";
+import { addKindVerbs } from "./kinds/kind-verbs.js";
+import type { OperateKind } from "./operate/operate-kinds.js";
 import { outcomeOf, readObject, settledOf } from "./operate/reconcile-wait.js";
 
 interface Flags extends ClusterFlags {
@@ -122,8 +123,7 @@ function resumeVerb(name: string, aliases: string[], k: OperateKind): Command {
 
 function tree(root: Command, make: (name: string, aliases: string[], k: OperateKind) => Command): Command {
   const source = new Command("source").description(`${root.name()} sources`);
-  for (const v of OPERATE_VERBS)
-    (v.path[0] === "source" ? source : root).addCommand(make(v.path.at(-1)!, v.aliases, v.kind));
+  addKindVerbs(root, source, "operate", (name, aliases, k) => make(name, aliases, k.operate.wording));
   return root.addCommand(source);
 }
 

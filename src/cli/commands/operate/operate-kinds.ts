@@ -86,14 +86,5 @@ const RECEIVER: OperateKind = {
   success: () => "Receiver reconciliation completed",
 };
 
+// Their sub-commands' names: kinds/registry.ts.
 export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, KUSTOMIZATION, HELM_RELEASE, RECEIVER };
-
-/** The sub-verbs under reconcile/suspend/resume, as flux spells them. */
-export const OPERATE_VERBS: { path: string[]; aliases: string[]; kind: OperateKind }[] = [
-  { path: ["source", "git"], aliases: [], kind: GIT },
-  { path: ["source", "helm"], aliases: [], kind: HELM_REPOSITORY },
-  { path: ["source", "chart"], aliases: [], kind: HELM_CHART },
-  { path: ["kustomization"], aliases: ["ks"], kind: KUSTOMIZATION },
-  { path: ["helmrelease"], aliases: ["hr"], kind: HELM_RELEASE },
-  { path: ["receiver"], aliases: [], kind: RECEIVER },
-];
