@@ -14,6 +14,7 @@ import {
   driftTriggers,
   editAndTime,
   fight,
+  pastLastWrite,
   reconcileCounts,
   sleep,
   watchesListed,
@@ -104,6 +105,7 @@ describe("drift watch", () => {
 
       // The watch is alive: a hand edit of a field the Kustomization applies is put back, and it is the
       // only trigger; the annotation (a field the Kustomization does not own) stays.
+      await pastLastWrite(mgmt, cmPath(ns)); // the hand edit's entry must be the newest to be named
       expect(await editAndTime(mgmt, cmPath(ns), "greeting", "hand")).toBeLessThan(30);
       expect(driftTriggers(controller)).toEqual(["apps: edited by hand"]);
       const cm = await mgmt.client.get<{ metadata: { annotations?: Record<string, string> } }>(cmPath(ns));

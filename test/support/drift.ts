@@ -129,6 +129,18 @@ export async function driftQuiet(c: ControllerProcess, objects: Applied[]): Prom
   );
 }
 
+/**
+ * Until the clock is past the second of the object's newest managedFields entry. The watch names an
+ * edit's writer by the newest entry, and entries have one-second resolution: an edit in the same
+ * second as another writer's (a barrier's, an annotator's) would tie with it.
+ */
+export async function pastLastWrite(cluster: Cluster, path: string): Promise<void> {
+  const o = await cluster.client.get<KubeObject>(path);
+  const times = (o.metadata.managedFields ?? []).map((e) => Date.parse(e.time ?? "") || 0);
+  const next = Math.max(0, ...times) + 1000;
+  await eventually("the second of the last write to pass", async () => Date.now() >= next || undefined, 5000, 50);
+}
+
 /** Each "drift: reconciling now" the controller logged: `<name>: <why>,<why>…`. */
 export const driftTriggers = (c: ControllerProcess): string[] =>
   c.logs
