@@ -5,16 +5,14 @@
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
-import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
-import type { Condition } from "../../api/meta/conditions.js";
 import type { Cluster } from "../../kube/cluster.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
-import { Finisher } from "../kit/finish.js";
-import { ReconciledObjects } from "../kit/objects.js";
-import { type Outcome, progressing } from "../kit/outcome.js";
+import { AppReconciler } from "../kit/app-reconciler.js";
+import { type Attempted, attemptOutcome } from "../kit/attempt.js";
+import { progressing, type Success } from "../kit/outcome.js";
 import { DeferredWrite, PROGRESS_WRITE_DELAY_MS } from "../kit/deferred-write.js";
 import { unsupportedField } from "../kit/unsupported.js";
 import type { ControllerFlags } from "../kit/setup.js";
@@ -33,65 +31,42 @@ import { composeValues } from "./values/compose.js";
 
 export const helmReleasePath = (ns: string, name: string) => pathOf(SERVED_KINDS.HelmRelease, ns, name);
 
-export class HelmReleaseReconciler implements Reconciler {
-  private readonly objects: ReconciledObjects<HelmRelease>;
-  private readonly finisher: Finisher<HelmRelease>;
-
+export class HelmReleaseReconciler extends AppReconciler<HelmRelease> {
   constructor(
-    private readonly cluster: Cluster,
-    private readonly sources: SourceFetcher,
-    private readonly events: EventRecorder,
+    cluster: Cluster,
+    sources: SourceFetcher,
+    events: EventRecorder,
     private readonly flags: ControllerFlags = {},
   ) {
-    this.objects = new ReconciledObjects(cluster);
-    this.finisher = new Finisher(this.objects, events);
+    super(cluster, sources, events, flags.requeueDependencyMs);
   }
 
-  private get waitMs() {
-    return this.flags.requeueDependencyMs ?? 30_000;
+  protected pathOf(namespace: string, name: string): string {
+    return helmReleasePath(namespace, name);
   }
 
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = helmReleasePath(req.namespace, req.name);
-    const found = await this.objects.read(path, ctx.cached);
-    if (!found) return;
-    if (found.metadata.deletionTimestamp) {
-      if (!found.metadata.finalizers?.includes(FLUX_FINALIZER)) return;
-      const hr = { ...found, spec: normalizeSpec(found.spec) };
-      return finalizeHelmRelease(hr, {
-        cluster: this.cluster,
-        events: this.events,
-        defaultServiceAccount: this.flags.defaultServiceAccount,
-        patchStatus: (status: Record<string, unknown>) => this.objects.patchStatus(found, path, status),
-        release: () => this.objects.removeFinalizer(found, path),
-        retryMs: 30_000,
-      });
-    }
-    const obj = await this.objects.addFinalizer(found, path);
-    if (obj.spec.suspend) return this.finisher.suspended(obj, path, ctx);
+  protected finalize(found: HelmRelease, path: string): Promise<Result | void> {
+    const hr = { ...found, spec: normalizeSpec(found.spec) };
+    return finalizeHelmRelease(hr, {
+      cluster: this.cluster,
+      events: this.events,
+      defaultServiceAccount: this.flags.defaultServiceAccount,
+      patchStatus: (status: Record<string, unknown>) => this.objects.patchStatus(found, path, status),
+      release: () => this.objects.removeFinalizer(found, path),
+      retryMs: 30_000,
+    });
+  }
+
+  protected async reconcileLive(obj: HelmRelease, path: string, ctx: ReconcileContext): Promise<Result> {
     const hr: HelmRelease = { ...obj, spec: normalizeSpec(obj.spec) };
-    let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
-    let status: Record<string, unknown> = {};
-    let outcome: Outcome;
+    const attempted: Attempted = { conditions: [...(obj.status?.conditions ?? [])], status: {} };
     const progress = new DeferredWrite(PROGRESS_WRITE_DELAY_MS);
-    try {
-      const result = await this.attempt(hr, path, status, (c) => (conditions = c), progress, ctx);
-      conditions = result.conditions;
-      status = { ...status, ...result.status };
-      outcome = { reason: result.reason, message: result.message };
-    } catch (err) {
-      outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m));
-      const partial = (err as { partial?: { status: object; conditions: Condition[] } }).partial;
-      if (partial) {
-        status = { ...status, ...partial.status };
-        conditions = partial.conditions;
-      }
-    }
+    const outcome = await attemptOutcome(() => this.attempt(hr, path, attempted, progress, ctx));
     await progress.settle();
+    const { status } = attempted;
     return this.finisher.finish(obj, path, ctx, {
       outcome,
-      conditions,
-      status,
+      ...attempted,
       timing: {
         intervalMs: intervalMs(hr.spec),
         retryIntervalMs: retryIntervalMs(
@@ -103,14 +78,15 @@ export class HelmReleaseReconciler implements Reconciler {
     });
   }
 
+  /** Everything up to the release run's result; what it got to is in `attempted`, success or not. */
   private async attempt(
     hr: HelmRelease,
     path: string,
-    status: Record<string, unknown>,
-    onConditions: (c: Condition[]) => void,
+    attempted: Attempted,
     progress: DeferredWrite,
     ctx: ReconcileContext,
-  ) {
+  ): Promise<Success> {
+    const { status } = attempted;
     const refused = unsupportedField(hr, HELM_RELEASE_UNSUPPORTED);
     if (refused) throw refused;
     const badName = releaseNameProblem(hr);
@@ -153,7 +129,7 @@ export class HelmReleaseReconciler implements Reconciler {
         defaultServiceAccount: this.flags.defaultServiceAccount,
         progressing: async (message, conditions) => {
           const c = progressing(conditions, hr.metadata.generation, message);
-          onConditions(c);
+          attempted.conditions = c;
           // Written only if the action is still running after a moment (kit/deferred-write.ts).
           progress.schedule(
             () => this.objects.patchStatus(hr, path, { conditions: c }),
@@ -164,20 +140,18 @@ export class HelmReleaseReconciler implements Reconciler {
       this.events,
     );
     try {
-      return await run.run();
+      const { reason, message } = await run.run();
+      return { reason, message };
     } catch (err) {
-      throw Object.assign(
-        asFailure(
-          err,
-          (m) =>
-            new ReconcileFailure(
-              "ReconciliationFailed",
-              `${m}${targetHints(hr, this.flags.defaultServiceAccount, err)}`,
-            ),
-        ),
-        { partial: { status: run.status, conditions: run.conditions } },
+      throw asFailure(
+        err,
+        (m) =>
+          new ReconcileFailure("ReconciliationFailed", `${m}${targetHints(hr, this.flags.defaultServiceAccount, err)}`),
       );
     } finally {
+      // What the run got to, whatever its outcome.
+      Object.assign(status, run.status);
+      attempted.conditions = run.conditions;
       chart.release();
     }
   }

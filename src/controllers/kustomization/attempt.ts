@@ -5,17 +5,17 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { Inventory } from "../../api/meta/inventory.js";
 import type { ReconcileContext } from "../../runtime/controller.js";
+import type { Attempted } from "../kit/attempt.js";
 import type { DeferredWrite } from "../kit/deferred-write.js";
 import { isFailure, type Outcome, progressing } from "../kit/outcome.js";
 import { goDuration, upsertHistory } from "./history.js";
 import { reconcileTimeoutMs } from "./timing.js";
 
-/** What one attempt got to; what is known is written to status whatever the outcome. */
-export interface Attempt {
+/** What one attempt got to; what is known is written to status whatever the outcome (as kit/attempt.ts). */
+export interface Attempt extends Pick<Attempted, "conditions"> {
   revision?: string;
   digest?: string;
   inventory?: Inventory;
-  conditions: Condition[];
   /** When each phase ended (ms since epoch), for the debug log of where time goes. */
   phases: Record<string, number>;
 }

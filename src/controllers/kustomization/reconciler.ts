@@ -9,7 +9,7 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { KUSTOMIZE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
 import type { ArtifactLimits } from "../../sources/artifact/limits.js";
@@ -23,11 +23,10 @@ import {
   ResourceManagerError,
   staleEntries,
 } from "../../ssa/index.js";
-import { asFailure, ReconcileFailure } from "../kit/failure.js";
-import { Finisher } from "../kit/finish.js";
-import { ReconciledObjects } from "../kit/objects.js";
-import type { Outcome } from "../kit/outcome.js";
-import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
+import { AppReconciler } from "../kit/app-reconciler.js";
+import { type Attempted, attemptOutcome } from "../kit/attempt.js";
+import { ReconcileFailure } from "../kit/failure.js";
+import { isFailure } from "../kit/outcome.js";
 import { PathNotFoundError } from "./build.js";
 import { compileReadyExprs } from "../kit/dependencies.js";
 import { checkDependencies, kustomizationPath } from "./dependencies.js";
@@ -59,66 +58,58 @@ export interface KustomizationControllerOptions {
 
 const DELETION_POLICIES = new Set(["MirrorPrune", "Delete", "WaitForTermination", "Orphan"]);
 
-export class KustomizationReconciler implements Reconciler {
-  private readonly objects: ReconciledObjects<Kustomization>;
-  private readonly finisher: Finisher<Kustomization>;
-
+export class KustomizationReconciler extends AppReconciler<Kustomization> {
   constructor(
-    private readonly cluster: Cluster,
-    private readonly sources: SourceFetcher,
-    private readonly events: EventRecorder,
+    cluster: Cluster,
+    sources: SourceFetcher,
+    events: EventRecorder,
     private readonly options: KustomizationControllerOptions = {},
   ) {
-    this.objects = new ReconciledObjects(cluster);
-    this.finisher = new Finisher(this.objects, events);
+    super(cluster, sources, events, options.requeueDependencyMs);
   }
 
-  /** How long to wait for another object (a dependency, a source's artifact): Flux's --requeue-dependency. */
-  private get waitMs(): number {
-    return this.options.requeueDependencyMs ?? 30_000;
+  protected pathOf(namespace: string, name: string): string {
+    return kustomizationPath(namespace, name);
   }
 
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = kustomizationPath(req.namespace, req.name);
-    const found = await this.objects.read(path, ctx.cached);
-    if (!found) return;
-    if (found.metadata.deletionTimestamp) {
-      if (!found.metadata.finalizers?.includes(FLUX_FINALIZER)) return;
-      return finalizeKustomization(
-        found,
-        {
-          events: this.events,
-          target: () => targetCluster(this.cluster, found, this.options.defaultServiceAccount),
-          patchStatus: (status) => this.objects.patchStatus(found, path, status),
-          release: () => this.objects.removeFinalizer(found, path),
-          retryMs: retryIntervalMs(found.spec),
-        },
-        ctx,
-      );
-    }
-    const ks = await this.objects.addFinalizer(found, path);
-    if (ks.spec.suspend) return this.finisher.suspended(ks, path, ctx);
+  protected finalize(found: Kustomization, path: string, ctx: ReconcileContext): Promise<Result | void> {
+    return finalizeKustomization(
+      found,
+      {
+        events: this.events,
+        target: () => targetCluster(this.cluster, found, this.options.defaultServiceAccount),
+        patchStatus: (status) => this.objects.patchStatus(found, path, status),
+        release: () => this.objects.removeFinalizer(found, path),
+        retryMs: retryIntervalMs(found.spec),
+      },
+      ctx,
+    );
+  }
+
+  protected async reconcileLive(ks: Kustomization, path: string, ctx: ReconcileContext): Promise<Result> {
     const started = Date.now();
     const attempt: Attempt = { conditions: [...(ks.status?.conditions ?? [])], phases: { started: started } };
-    let outcome: Outcome;
     const secrets = new Redactor();
     const progress = new DeferredWrite(PROGRESS_WRITE_DELAY_MS);
-    try {
+    const outcome = await attemptOutcome(async () => {
       await this.attempt(ks, path, attempt, ctx, secrets, progress);
       attempt.phases.done = Date.now();
       ctx.log.debug("reconcile phases", phaseDurations(attempt.phases));
-      outcome = { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}` };
-    } catch (err) {
-      outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", m));
+      return { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}` };
+    });
+    if (isFailure(outcome)) {
       outcome.message = secrets.redact(outcome.message);
       if (outcome instanceof HealthCheckFailure)
         attempt.conditions = outcome.conditions.map((c) => ({ ...c, message: secrets.redact(c.message) }));
     }
     await progress.settle();
-    return this.finisher.finish(ks, path, ctx, {
-      outcome,
+    const attempted: Attempted = {
       conditions: attempt.conditions,
       status: attemptStatus(ks, attempt, outcome, started),
+    };
+    return this.finisher.finish(ks, path, ctx, {
+      outcome,
+      ...attempted,
       timing: { intervalMs: intervalMs(ks.spec), retryIntervalMs: retryIntervalMs(ks.spec) },
     });
   }
