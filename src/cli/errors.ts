@@ -13,10 +13,10 @@ export class UsageError extends FlotillaError {
  */
 export class ExitError extends FlotillaError {
   override name = "ExitError";
-  constructor(
-    readonly code: number,
-    message = "",
-  ) {
-    super(message);
+  readonly code: number;
+
+  constructor(code: number, message?: string) {
+    super(message ?? "");
+    this.code = code;
   }
 }

@@ -7,7 +7,7 @@ import { clusterOf } from "../../cluster-flags.js";
 import { UsageError } from "../../errors.js";
 import { exportSecretYaml, exportYaml } from "../../export/print-export.js";
 import { step, success } from "../../output.js";
-import { gitSecret, helmSecret, tlsOnlySecret } from "./build-secrets.js";
+import { type GitSecretArgs, gitSecret, helmSecret, tlsOnlySecret } from "./build-secrets.js";
 import { tenantObjects } from "./build-tenant.js";
 import { FIELD_MANAGER } from "./create-apply.js";
 import { type CreateFlags, metaOf, withCreateFlags } from "./create-common.js";
@@ -68,16 +68,9 @@ function tenantCommand(): Command {
   });
 }
 
-interface SecretFlags extends CreateFlags {
-  url?: string;
-  username?: string;
-  password?: string;
-  bearerToken?: string;
-  caCrtFile?: string;
-  privateKeyFile?: string;
-  sshKeyAlgorithm?: "rsa" | "ecdsa" | "ed25519";
+// The builder's arguments as flags: all optional, numbers still text until parsed.
+interface SecretFlags extends CreateFlags, Partial<Omit<GitSecretArgs, "sshRsaBits">> {
   sshRsaBits?: string;
-  sshEcdsaCurve?: "p256" | "p384" | "p521";
   tlsCrtFile?: string;
   tlsKeyFile?: string;
 }

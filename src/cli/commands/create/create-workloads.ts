@@ -4,7 +4,7 @@ import { Command, Option } from "commander";
 import { UsageError } from "../../errors.js";
 import { goDurationFlag } from "../../export/go-duration.js";
 import { goBoolOption } from "../../flags.js";
-import { helmRelease, kustomization } from "./build-workloads.js";
+import { type HelmReleaseArgs, helmRelease, kustomization, type KustomizationArgs } from "./build-workloads.js";
 import { type CreateFlags, exportOrApply, intervalOf, metaOf, withCreateFlags } from "./create-common.js";
 import { collectSlice, safeRelativePath, sourceFlag } from "./flux-refs.js";
 import type { Handled } from "../operate/reconcile-wait.js";
@@ -15,20 +15,11 @@ const CRDS = ["Skip", "Create", "CreateReplace"];
 
 const slice = (flag: string, description: string) => new Option(flag, description).argParser(collectSlice).default([]);
 
-interface KsFlags extends CreateFlags {
+// The builder's arguments as flags: --source and --path still text, --health-check repeated in the singular.
+interface KsFlags extends CreateFlags, Omit<KustomizationArgs, "source" | "path" | "healthChecks"> {
   source?: string;
   path?: string;
-  prune: boolean;
-  wait: boolean;
   healthCheck: string[];
-  healthCheckTimeout: string;
-  dependsOn: string[];
-  serviceAccount?: string;
-  decryptionProvider?: string;
-  decryptionSecret?: string;
-  targetNamespace?: string;
-  kubeconfigSecretRef?: string;
-  retryInterval?: string;
   validation?: string;
 }
 
@@ -110,23 +101,9 @@ function kustomizationCommand(): Command {
   });
 }
 
-interface HrFlags extends CreateFlags {
-  releaseName?: string;
+// The builder's arguments as flags: --source is still the text `Kind/[ns/]name`.
+interface HrFlags extends CreateFlags, Omit<HelmReleaseArgs, "source"> {
   source?: string;
-  chart?: string;
-  chartVersion?: string;
-  chartRef?: string;
-  dependsOn: string[];
-  targetNamespace?: string;
-  storageNamespace?: string;
-  createTargetNamespace: boolean;
-  serviceAccount?: string;
-  reconcileStrategy: string;
-  chartInterval?: string;
-  values: string[];
-  valuesFrom: string[];
-  crds?: string;
-  kubeconfigSecretRef?: string;
 }
 
 function helmReleaseCommand(): Command {
