@@ -27,6 +27,17 @@ export function installManifests(o: InstallOptions): KubeObject[] {
     ...(namespaced ? { namespace: o.namespace } : {}),
     labels,
   });
+  // The artifact and webhook receiver Services: port 80 on the controller's named container port.
+  const controllerService = (name: string, targetPort: string): KubeObject => ({
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: meta(name),
+    spec: {
+      type: "ClusterIP",
+      selector: { app: "flotilla-controller" },
+      ports: [{ name: "http", port: 80, protocol: "TCP", targetPort }],
+    },
+  });
   const args = [
     "controller",
     "--storage-path=/data",
@@ -50,26 +61,8 @@ export function installManifests(o: InstallOptions): KubeObject[] {
       roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
       subjects: [{ kind: "ServiceAccount", name: "flotilla-controller", namespace: o.namespace }],
     },
-    {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: meta("flotilla-artifacts"),
-      spec: {
-        type: "ClusterIP",
-        selector: { app: "flotilla-controller" },
-        ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: "http" }],
-      },
-    },
-    {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: meta("webhook-receiver"),
-      spec: {
-        type: "ClusterIP",
-        selector: { app: "flotilla-controller" },
-        ports: [{ name: "http", port: 80, protocol: "TCP", targetPort: "http-webhook" }],
-      },
-    },
+    controllerService("flotilla-artifacts", "http"),
+    controllerService("webhook-receiver", "http-webhook"),
     {
       apiVersion: "apps/v1",
       kind: "Deployment",

@@ -4,6 +4,10 @@
 // FetchFailed for source problems (the default), BuildFailed for the chart itself.
 import type { Artifact } from "../../api/meta/artifact.js";
 import type { HelmChart } from "../../api/source/helm.js";
+import type { Cluster } from "../../kube/cluster.js";
+import type { ArtifactLimits } from "../../sources/artifact/limits.js";
+import type { Storage } from "../../sources/artifact/storage.js";
+import type { SourceFetcher } from "../../sources/consumer.js";
 import { ReconcileFailure } from "../kit/failure.js";
 
 /** Flux's build error kinds: the reason, and the summary that prefixes the message. */
@@ -25,6 +29,21 @@ export const chartValuesFiles = (chart: HelmChart): string[] => [
   ...(chart.spec.valuesFile ? [chart.spec.valuesFile] : []),
   ...(chart.spec.valuesFiles ?? []),
 ];
+
+/** What every chart builder (one per source kind) works with, besides the chart and its last artifact. */
+export interface ChartBuildEnv {
+  cluster: Cluster;
+  storage: Storage;
+  sources: SourceFetcher;
+  limits: ArtifactLimits;
+}
+
+/** One builder per source kind (from-helm-repository.ts, from-git-repository.ts). */
+export type ChartBuilder = (
+  env: ChartBuildEnv,
+  chart: HelmChart,
+  previous: Artifact | undefined,
+) => Promise<ChartBuild>;
 
 export interface ChartBuild {
   name: string;

@@ -8,21 +8,19 @@ import { realpathSync, rmSync, statSync } from "node:fs";
 import { confinedRealpath } from "../../util/confined-path.js";
 import { join, normalize, sep } from "node:path";
 import type { GitRepository } from "../../api/source/git-repository.js";
-import type { HelmChart } from "../../api/source/helm.js";
-import type { Cluster } from "../../kube/cluster.js";
 import { ArtifactError, ArtifactLimitError, UnsafeArchiveError } from "../../sources/artifact/errors.js";
 import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import { extractTarball } from "../../sources/artifact/extract.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { Artifact } from "../../api/meta/artifact.js";
-import { type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
+import { SourceNotFoundError } from "../../sources/consumer.js";
 import { ChartDependencyError } from "../../sources/helm/dependencies.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
 import { dependencyCredentials } from "./dependency-credentials.js";
 import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../sources/helm/values.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { buildFailure, chartValuesFiles, type ChartBuild } from "./build.js";
+import { buildFailure, chartValuesFiles, type ChartBuilder } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 
@@ -38,14 +36,7 @@ async function unpackSource(storage: Storage, source: Artifact, root: string, li
   }
 }
 
-export async function buildFromGitRepository(
-  cluster: Cluster,
-  storage: Storage,
-  sources: SourceFetcher,
-  chart: HelmChart,
-  previous: Artifact | undefined,
-  limits: ArtifactLimits,
-): Promise<ChartBuild> {
+export const buildFromGitRepository: ChartBuilder = async ({ cluster, storage, sources, limits }, chart, previous) => {
   const ns = chart.metadata.namespace!;
   const name = chart.spec.sourceRef.name;
   let repo: GitRepository;
@@ -124,4 +115,4 @@ export async function buildFromGitRepository(
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
+};

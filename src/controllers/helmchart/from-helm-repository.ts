@@ -6,15 +6,14 @@ import { objectTimeout } from "../../util/object-timeout.js";
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
-import type { Cluster } from "../../kube/cluster.js";
+import type { HelmRepository } from "../../api/source/helm.js";
 import { ArtifactError } from "../../sources/artifact/errors.js";
 import { extractTarball } from "../../sources/artifact/extract.js";
 import type { ArtifactLimits } from "../../sources/artifact/limits.js";
 import { fetchArtifact } from "../../sources/artifact/fetch.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { Artifact } from "../../api/meta/artifact.js";
-import { type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
+import { SourceNotFoundError } from "../../sources/consumer.js";
 import { download, type HelmIndex, normalizeRepoUrl, selectChartVersion } from "../../sources/helm/index.js";
 import { packageChart } from "../../sources/helm/package.js";
 import { inspectChartArchive } from "../../sources/helm/chart-archive.js";
@@ -23,7 +22,7 @@ import { effectiveValuesFiles, mergeValuesFiles, valuesYaml } from "../../source
 import { repositoryAuth } from "../../sources/helm/repository-auth.js";
 import { isOciRepository, OCI_INSTEAD } from "../kit/shared-refusals.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { buildFailure, chartValuesFiles, type ChartBuild } from "./build.js";
+import { buildFailure, chartValuesFiles, type ChartBuilder } from "./build.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { repositoryTls } from "../../sources/helm/tls.js";
@@ -47,14 +46,7 @@ async function readIndex(storage: Storage, artifact: Artifact): Promise<HelmInde
   return JSON.parse(data.toString("utf8")) as HelmIndex;
 }
 
-export async function buildFromHelmRepository(
-  cluster: Cluster,
-  storage: Storage,
-  sources: SourceFetcher,
-  chart: HelmChart,
-  previous: Artifact | undefined,
-  limits: ArtifactLimits,
-): Promise<ChartBuild> {
+export const buildFromHelmRepository: ChartBuilder = async ({ cluster, storage, sources, limits }, chart, previous) => {
   const ns = chart.metadata.namespace!;
   let repo: HelmRepository;
   try {
@@ -159,4 +151,4 @@ export async function buildFromHelmRepository(
   const artifact = storage.store(file, data, version);
   storage.garbageCollect(dir, file);
   return { ...base, artifact, packaged: valuesFiles.length > 0, valuesFiles: used, isNew: true };
-}
+};

@@ -59,10 +59,9 @@ export class HelmChartReconciler implements Reconciler {
         throw new ReconcileFailure("UnsupportedSourceKind", `source kind '${kind}' is not supported yet`, {
           stalled: true,
         });
-      build =
-        kind === "HelmRepository"
-          ? await buildFromHelmRepository(this.cluster, this.storage, this.sources, chart, previous, this.limits)
-          : await buildFromGitRepository(this.cluster, this.storage, this.sources, chart, previous, this.limits);
+      const env = { cluster: this.cluster, storage: this.storage, sources: this.sources, limits: this.limits };
+      const builder = kind === "HelmRepository" ? buildFromHelmRepository : buildFromGitRepository;
+      build = await builder(env, chart, previous);
     } catch (err) {
       const failure = sourceFailure(err, (m) => new ReconcileFailure("ChartPullError", m));
       const report = {
