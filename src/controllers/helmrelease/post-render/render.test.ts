@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HelmRelease } from "../../../api/helm/helmrelease.js";
+import type { HelmRelease, PostRenderer } from "../../../api/helm/helmrelease.js";
 import { parseYamlDocuments } from "../../../kustomize/yaml/parse.js";
 import { postRender, PostRenderError } from "./render.js";
 
@@ -48,6 +48,11 @@ type Obj = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads deep, untyped fields
   spec: any;
 };
+type KustomizeSection = NonNullable<PostRenderer["kustomize"]>;
+/** RENDERED through one post-renderer per kustomize section, in order, with the rest of the spec. */
+const renderedWith = (sections: KustomizeSection[], spec: Partial<HelmRelease["spec"]> = {}) =>
+  postRender(RENDERED, hr({ postRenderers: sections.map((kustomize) => ({ kustomize })), ...spec }));
+
 const objects = (text: string) => parseYamlDocuments(text, "out").map((d) => d.value as unknown as Obj);
 const deployment = (text: string) => objects(text).find((o) => o.kind === "Deployment")!;
 
@@ -67,86 +72,67 @@ describe("postRender (helm-controller's post-render pipeline)", () => {
   });
 
   it("applies a strategic merge patch with a target, a JSON 6902 patch and images", () => {
-    const out = postRender(
-      RENDERED,
-      hr({
-        postRenderers: [
+    const out = renderedWith([
+      {
+        patches: [
           {
-            kustomize: {
-              patches: [
-                {
-                  patch: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: any\nspec:\n  replicas: 3\n",
-                  target: { kind: "Deployment" },
-                },
-                {
-                  patch: '[{"op": "add", "path": "/spec/ports/0/name", "value": "http"}]',
-                  target: { kind: "Service", name: "web" },
-                },
-              ],
-              images: [{ name: "nginx", newName: "registry.local/nginx", newTag: "2.0" }],
-            },
+            patch: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: any\nspec:\n  replicas: 3\n",
+            target: { kind: "Deployment" },
+          },
+          {
+            patch: '[{"op": "add", "path": "/spec/ports/0/name", "value": "http"}]',
+            target: { kind: "Service", name: "web" },
           },
         ],
-      }),
-    );
+        images: [{ name: "nginx", newName: "registry.local/nginx", newTag: "2.0" }],
+      },
+    ]);
     expect(deployment(out).spec.replicas).toBe(3);
     expect(deployment(out).spec.template.spec.containers[0].image).toBe("registry.local/nginx:2.0");
     expect(objects(out)[0]!.spec.ports[0]).toEqual({ name: "http", port: 80 });
   });
 
   it("reads the v2beta patchesStrategicMerge and patchesJson6902", () => {
-    const out = postRender(
-      RENDERED,
-      hr({
-        postRenderers: [
+    const out = renderedWith([
+      {
+        patchesStrategicMerge: [
+          { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 2 } },
+        ],
+        patchesJson6902: [
           {
-            kustomize: {
-              patchesStrategicMerge: [
-                { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 2 } },
-              ],
-              patchesJson6902: [
-                {
-                  target: { kind: "Deployment", name: "web" },
-                  patch: [{ op: "replace", path: "/spec/replicas", value: 4 }],
-                },
-              ],
-            },
+            target: { kind: "Deployment", name: "web" },
+            patch: [{ op: "replace", path: "/spec/replicas", value: 4 }],
           },
         ],
-      }),
-    );
+      },
+    ]);
     // kustomize's order: strategic merge first, JSON 6902 after
     expect(deployment(out).spec.replicas).toBe(4);
   });
 
   it("runs post-renderers in order, then commonMetadata, then the origin labels, which win", () => {
-    const out = postRender(
-      RENDERED,
-      hr({
-        postRenderers: [
-          {
-            kustomize: {
-              patches: [
-                { patch: '[{"op": "replace", "path": "/spec/replicas", "value": 5}]', target: { kind: "Deployment" } },
-              ],
+    const out = renderedWith(
+      [
+        {
+          patches: [
+            { patch: '[{"op": "replace", "path": "/spec/replicas", "value": 5}]', target: { kind: "Deployment" } },
+          ],
+        },
+        {
+          patches: [
+            {
+              patch: '[{"op": "copy", "from": "/spec/replicas", "path": "/metadata/labels/replicas"}]',
+              target: { kind: "Deployment" },
             },
-          },
-          {
-            kustomize: {
-              patches: [
-                {
-                  patch: '[{"op": "copy", "from": "/spec/replicas", "path": "/metadata/labels/replicas"}]',
-                  target: { kind: "Deployment" },
-                },
-              ],
-            },
-          },
-        ],
+          ],
+        },
+      ],
+      {
         commonMetadata: {
           labels: { team: "blue", "helm.toolkit.fluxcd.io/name": "spoofed" },
           annotations: { owner: "ops" },
         },
-      }),
+      },
     );
     const d = deployment(out);
     expect(d.metadata.labels).toEqual({
