@@ -107,6 +107,8 @@ describe("drift watch", () => {
       // only trigger; the annotation (a field the Kustomization does not own) stays.
       await pastLastWrite(mgmt, cmPath(ns)); // the hand edit's entry must be the newest to be named
       expect(await editAndTime(mgmt, cmPath(ns), "greeting", "hand")).toBeLessThan(30);
+      // Settled, and the controller's log read up to a line written after the put-back.
+      await driftQuiet(controller, appliedBy(mgmt, ns, `${ns}/apps`));
       expect(driftTriggers(controller)).toEqual(["apps: edited by hand"]);
       const cm = await mgmt.client.get<{ metadata: { annotations?: Record<string, string> } }>(cmPath(ns));
       expect(cm.metadata.annotations).toMatchObject(note);
