@@ -7,6 +7,11 @@ export class UsageError extends FlotillaError {
   override name = "UsageError";
 }
 
+/** The cluster's answer to what was asked: a reconcile that failed or timed out, a resource suspended. */
+export class OutcomeError extends FlotillaError {
+  override name = "OutcomeError";
+}
+
 /**
  * Ends the verb with this exit code: a result rather than a failure (diff's 1 "something would change",
  * plan's 0/1/2), or a failure already reported line by line. A message, when given, is one `✗` line.

@@ -4,7 +4,7 @@
 import { Command } from "commander";
 import type { Cluster } from "../../kube/cluster.js";
 import { addClusterFlags, type ClusterFlags, clusterOf, timeoutMsOf } from "../cluster-flags.js";
-import { UsageError } from "../errors.js";
+import { OutcomeError, UsageError } from "../errors.js";
 import { step, success, waiting } from "../output.js";
 import { addKindVerbs } from "./kinds/kind-verbs.js";
 import type { OperateKind } from "./operate/operate-kinds.js";
@@ -24,7 +24,7 @@ interface Run {
 
 async function reconcileOne(run: Run, k: OperateKind, ns: string, name: string, withSource: boolean): Promise<void> {
   const obj = await readObject(run.cluster, k, ns, name);
-  if (obj.spec?.suspend === true) throw new UsageError("resource is suspended");
+  if (obj.spec?.suspend === true) throw new OutcomeError("resource is suspended");
   if (withSource) {
     const src = k.sourceOf?.(obj);
     if (!src)

@@ -6,7 +6,7 @@ import { Command, Option } from "commander";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { addClusterFlags, type ClusterFlags, clusterOf, timeoutMsOf } from "../cluster-flags.js";
-import { ExitError, UsageError } from "../errors.js";
+import { ExitError, OutcomeError, UsageError } from "../errors.js";
 import { failure, step, success, waiting } from "../output.js";
 import type { FluxObject } from "./get/get-kinds.js";
 import { addKindVerbs } from "./kinds/kind-verbs.js";
@@ -48,10 +48,10 @@ async function waitReady(cluster: Cluster, k: OperateKind, ns: string, name: str
   for (;;) {
     const o = await readObject(cluster, k, ns, name);
     const s = settledOf(o);
-    if (s.state === "failed") throw new UsageError(s.message);
+    if (s.state === "failed") throw new OutcomeError(s.message);
     if (s.state === "current" && o.status?.conditions?.find((c) => c.type === "Ready")?.status === "True") return o;
     if (Date.now() > deadline)
-      throw new UsageError(s.state === "in-progress" ? `timed out: ${s.why}` : outcomeOf(k, o, false));
+      throw new OutcomeError(s.state === "in-progress" ? `timed out: ${s.why}` : outcomeOf(k, o, false));
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
@@ -116,7 +116,7 @@ function resumeVerb(name: string, aliases: string[], k: OperateKind): Command {
           }
         }
       }
-      if (failed) throw new UsageError(`reconciliation failed for ${failed} ${k.entry.kind}(s)`);
+      if (failed) throw new OutcomeError(`reconciliation failed for ${failed} ${k.entry.kind}(s)`);
     });
   return addClusterFlags(cmd);
 }

@@ -8,7 +8,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { parseApiVersion } from "../../kube/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
-import { UsageError } from "../errors.js";
+import { OutcomeError, UsageError } from "../errors.js";
 import { helmReleaseReport, kustomizationReport, type Obj } from "./inspect/trace-report.js";
 import { resolveResource } from "./inspect/resolve-resource.js";
 
@@ -30,7 +30,7 @@ async function get<T>(cluster: Cluster, path: string, what: string): Promise<T> 
   try {
     return await cluster.client.get<T>(path);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new UsageError(`failed to find ${what}`);
+    if (err instanceof NotFoundError) throw new OutcomeError(`failed to find ${what}`);
     throw err;
   }
 }

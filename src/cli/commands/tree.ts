@@ -6,7 +6,7 @@ import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { addClusterFlags, type ClusterFlags, clusterOf } from "../cluster-flags.js";
-import { UsageError } from "../errors.js";
+import { OutcomeError, UsageError } from "../errors.js";
 import { type ObjMetadata, type ObjTree, parseInventoryId, printTree } from "./tree/inventory-tree.js";
 
 interface WithInventory {
@@ -49,7 +49,7 @@ async function expand(cluster: Cluster, tree: ObjTree, item: WithInventory, comp
       const ks = await cluster.client
         .get<WithInventory>(pathOf(SERVED_KINDS.Kustomization, m.Namespace, m.Name))
         .catch((err: Error) => {
-          throw new UsageError(`failed to find object: ${err.message}`);
+          throw new OutcomeError(`failed to find object: ${err.message}`);
         });
       await expand(cluster, child, ks, compact, depth + 1);
     }

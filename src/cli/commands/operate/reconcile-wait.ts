@@ -4,7 +4,7 @@
 // current, not Reconciling, Ready not Unknown), then read Ready.
 import { pathOf } from "../../../api/paths.js";
 import type { Cluster } from "../../../kube/cluster.js";
-import { UsageError } from "../../errors.js";
+import { OutcomeError } from "../../errors.js";
 import type { FluxObject } from "../get/get-kinds.js";
 import type { OperateKind } from "./operate-kinds.js";
 
@@ -70,20 +70,20 @@ export async function waitHandled(
     if (last.status?.lastHandledReconcileAt !== before) {
       const s = settledOf(last);
       if (s.state === "current") return last;
-      if (s.state === "failed") throw new UsageError(s.message);
+      if (s.state === "failed") throw new OutcomeError(s.message);
       why = s.why;
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  throw new UsageError(`timed out after ${timeout} waiting for ${k.entry.kind} ${ns}/${name}: ${why}`);
+  throw new OutcomeError(`timed out after ${timeout} waiting for ${k.entry.kind} ${ns}/${name}: ${why}`);
 }
 
 /** Ready after a handled reconcile: the success line's text, or an error with flux's wording. */
 export function outcomeOf(k: OperateKind, o: Handled, quote: boolean): string {
   const ready = o.status?.conditions?.find((c) => c.type === "Ready");
-  if (!ready) throw new UsageError("status can't be determined");
+  if (!ready) throw new OutcomeError("status can't be determined");
   if (ready.status !== "True")
-    throw new UsageError(
+    throw new OutcomeError(
       quote
         ? `${k.entry.kind} reconciliation failed: '${ready.message ?? ""}'`
         : `${k.entry.kind} reconciliation failed: ${ready.message ?? ""}`,
