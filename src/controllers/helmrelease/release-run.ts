@@ -24,7 +24,7 @@ import { unlockRelease } from "./actions/unlock.js";
 import type { LoadedChart } from "./chart-source.js";
 import type { DriftReport } from "./drift/drift.js";
 import { actionForState, type Desired, determineReleaseState, forceRequested } from "./release-state.js";
-import { historyOf, inventoryOf, succeededMessage } from "./release-status.js";
+import { historyOf, inventoryOf, settledReady } from "./release-status.js";
 import { clusterScopeOf } from "./inventory-scope.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
@@ -151,14 +151,8 @@ export class ReleaseRun {
     const drifted = driftedCondition(this.hr, last, drift);
     if (!drifted) this.conditions = removeCondition(this.conditions, "Drifted");
     else this.set(drifted);
-    const tested = this.conditions.find((c) => c.type === "TestSuccess" && c.status === "True");
-    const released = this.conditions.find((c) => c.type === "Released" && c.status === "True");
-    const fallback = { reason: last.version > 1 ? "UpgradeSucceeded" : "InstallSucceeded" };
-    const ready = tested ??
-      released ?? {
-        ...fallback,
-        message: succeededMessage(last.version > 1 ? "upgrade" : "install", last),
-      };
+    const released = this.conditions.some((c) => c.type === "Released" && c.status === "True");
+    const ready = settledReady(this.conditions, last);
     if (!released) this.set({ type: "Released", status: "True", reason: ready.reason, message: ready.message });
     this.conditions = removeCondition(this.conditions, "Remediated");
     return { status: this.status, conditions: this.conditions, reason: ready.reason, message: ready.message };

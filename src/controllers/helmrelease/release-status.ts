@@ -1,6 +1,7 @@
 // What status says about a release, in helm-controller's words: the history snapshots (from Helm's
 // storage on the target), the inventory of the release manifest, and the messages of its conditions.
 import type { HelmRelease, ReleaseSnapshot } from "../../api/helm/helmrelease.js";
+import type { Condition } from "../../api/meta/conditions.js";
 import type { Inventory } from "../../api/meta/inventory.js";
 import { manifestObjects, observationDigest, type StoredRelease } from "./storage/release.js";
 import { valuesDigest } from "./values/compose.js";
@@ -97,3 +98,20 @@ export const isClusterScopedKind = (kind: string) => CLUSTER_SCOPED.has(kind);
 
 export const succeededMessage = (action: "install" | "upgrade", r: StoredRelease) =>
   `Helm ${action} succeeded for release ${releaseId(r)} with chart ${chartId(r)}`;
+
+/**
+ * Ready of a release in sync: as the last test, else the last release action, left it; without either
+ * (status lost, a release adopted) the install or upgrade that made `last`.
+ */
+export function settledReady(conditions: Condition[], last: StoredRelease): { reason: string; message: string } {
+  const tested = conditions.find((c) => c.type === "TestSuccess" && c.status === "True");
+  const released = conditions.find((c) => c.type === "Released" && c.status === "True");
+  const action = last.version > 1 ? "upgrade" : "install";
+  return (
+    tested ??
+    released ?? {
+      reason: last.version > 1 ? "UpgradeSucceeded" : "InstallSucceeded",
+      message: succeededMessage(action, last),
+    }
+  );
+}
