@@ -9,6 +9,7 @@ import {
   driftQuiet,
   driftTriggers,
   editAndTime,
+  JUDGED_LOG,
   reconcileCounts,
   watchesListed,
 } from "../support/drift.js";
@@ -19,8 +20,7 @@ const mgmt = planeCluster("management");
 let env: HelmReleaseEnv;
 
 beforeAll(async () => {
-  // At debug: the test waits for the drift watch's "drift: judged" lines (driftQuiet).
-  env = await startHelmReleaseEnv("hr-drift", { extraArgs: ["--log-level", "debug"] });
+  env = await startHelmReleaseEnv("hr-drift", { extraArgs: JUDGED_LOG });
   await benchChart(env.charts);
 }, 120_000);
 afterAll(() => env?.stop());

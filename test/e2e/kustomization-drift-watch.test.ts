@@ -14,6 +14,7 @@ import {
   driftTriggers,
   editAndTime,
   fight,
+  JUDGED_LOG,
   pastLastWrite,
   reconcileCounts,
   sleep,
@@ -46,7 +47,12 @@ describe("drift watch", () => {
   it("puts back a hand edit and a deletion within seconds, on the management plane and on a tenant plane, without a reconcile loop", async () => {
     const ns = await testNamespace(mgmt.client, "drift");
     const remoteNs = await testNamespace(tenant1.client, "drift");
-    const controller = await startDriftScenario(git, ns, { ...appFiles("mgmt", ns), ...appFiles("remote", remoteNs) });
+    const controller = await startDriftScenario(
+      git,
+      ns,
+      { ...appFiles("mgmt", ns), ...appFiles("remote", remoteNs) },
+      JUDGED_LOG,
+    );
     try {
       const secret = await tenantKubeconfig(ns, "tenant1");
       const [apps] = await Promise.all([
@@ -92,7 +98,7 @@ describe("drift watch", () => {
 
   it("a third party's annotation triggers nothing: only a change a re-apply would revert does", async () => {
     const ns = await testNamespace(mgmt.client, "drift-annotate");
-    const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns));
+    const controller = await startDriftScenario(git, ns, appFiles("mgmt", ns), JUDGED_LOG);
     try {
       await createReadyKs(ns, "apps", { path: "./mgmt" });
       await watchesListed(controller, ns, "apps");

@@ -45,8 +45,7 @@ export async function startDriftScenario(
     namespace: ns,
     shard: ns,
     storagePath: makeWorkDir("flotilla-drift-"),
-    // At debug: the tests wait for the drift watch's "drift: judged" lines (driftQuiet).
-    extraArgs: ["--log-level", "debug", ...extraArgs],
+    extraArgs,
   });
   // It installs the CRDs first (--install-crds): wait for them to be served.
   await controller.healthUrl();

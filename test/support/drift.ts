@@ -78,6 +78,9 @@ export interface Applied {
   id: string;
 }
 
+/** The controller flags driftQuiet needs: the "drift: judged" lines are at debug. */
+export const JUDGED_LOG = ["--log-level", "debug"];
+
 const BARRIER = "flotilla.test/drift-barrier";
 let barriers = 0;
 
