@@ -32,6 +32,16 @@ export function addClusterFlags(cmd: Command): Command {
     .addOption(new Option("--timeout <duration>", "timeout for this operation").default("5m0s"));
 }
 
+/**
+ * The management cluster's --kubeconfig and --context, for the verbs that see the whole fleet (plan, status,
+ * dashboard, fleet): their -n is a filter with no default, and they take no --timeout.
+ */
+export function addManagementFlags(cmd: Command, note = "default: $KUBECONFIG or ~/.kube/config"): Command {
+  return cmd
+    .addOption(new Option("--kubeconfig <path>", `the management cluster's kubeconfig (${note})`))
+    .addOption(new Option("--context <name>", "the kubeconfig context to use"));
+}
+
 function kubeconfigPath(flag: string | undefined): string {
   if (flag) {
     if (!existsSync(flag)) throw new UsageError(`--kubeconfig: no file at ${flag}`);

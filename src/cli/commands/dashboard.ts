@@ -3,7 +3,7 @@
 // kubeconfig's identity; --read-only turns them off.
 import { Command, Option } from "commander";
 import { startDashboard } from "../../dashboard/server.js";
-import { clusterOf } from "../cluster-flags.js";
+import { addManagementFlags, clusterOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { step, success } from "../output.js";
 
@@ -19,12 +19,11 @@ interface Flags {
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 export function dashboardCommand(): Command {
-  return new Command("dashboard")
-    .description(
+  return addManagementFlags(
+    new Command("dashboard").description(
       "Serve the fleet dashboard: clusters, apps, failures and rollouts, live, with reconcile/suspend/resume/approve",
-    )
-    .option("--kubeconfig <path>", "path to the kubeconfig file of the management cluster")
-    .option("--context <name>", "the kubeconfig context to use")
+    ),
+  )
     .option("-n, --namespace <name>", "only this namespace's objects (default: every namespace)")
     .addOption(new Option("--address <ip>", "the address to serve on").default("127.0.0.1"))
     .addOption(new Option("--port <port>", "the port to serve on (0: any free port)").default("9333"))

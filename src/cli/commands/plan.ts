@@ -17,7 +17,7 @@ import { exitCodeOf, type FleetPlan } from "../../fleet/plan/types.js";
 import { planFleet } from "../../fleet/plan/walk.js";
 import { clustersBySecret } from "../../fleet/status/fleet-view.js";
 import { makeWorkDir } from "../../util/work-dir.js";
-import { clusterOf } from "../cluster-flags.js";
+import { addManagementFlags, clusterOf } from "../cluster-flags.js";
 import { ExitError, UsageError } from "../errors.js";
 import { success } from "../output.js";
 import { failsWith } from "../runner.js";
@@ -118,9 +118,8 @@ export function planCommand(): Command {
       "--revision <ref>",
       "check the GitRepositories (those named by --source without =dir, else all) out at this branch, tag or commit",
     )
-    .option("-n, --namespace <name>", "only the objects of this namespace (default: every namespace)")
-    .option("--kubeconfig <path>", "path to the kubeconfig file of the management cluster")
-    .option("--context <name>", "the kubeconfig context to use")
+    .option("-n, --namespace <name>", "only the objects of this namespace (default: every namespace)");
+  addManagementFlags(cmd)
     .option(
       "--default-service-account <name>",
       "the service account the controllers impersonate for apps that name none (their --default-service-account)",

@@ -10,7 +10,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { type App, type AppRow, type ClusterGroup, fleetView } from "../../fleet/status/fleet-view.js";
 import { FleetCache } from "../../fleet/status/fleet-cache.js";
 import { listServed } from "../../fleet/status/list-served.js";
-import { type ClusterFlags, clusterOf } from "../cluster-flags.js";
+import { addManagementFlags, type ClusterFlags, clusterOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { fluxTable, truncateHex } from "../flux-table.js";
 import { ageOf } from "../human-duration.js";
@@ -107,12 +107,9 @@ async function watch(cluster: Cluster, keep: (a: AppRow) => boolean, ns?: string
 }
 
 export function statusCommand(): Command {
-  return new Command("status")
-    .description("The whole fleet at a glance: every cluster and what runs on it, failing first")
-    .addOption(
-      new Option("--kubeconfig <path>", "the management cluster's kubeconfig (default: $KUBECONFIG or ~/.kube/config)"),
-    )
-    .addOption(new Option("--context <name>", "the kubeconfig context to use"))
+  return addManagementFlags(
+    new Command("status").description("The whole fleet at a glance: every cluster and what runs on it, failing first"),
+  )
     .option("-n, --namespace <name>", "only the objects of this namespace (default: every namespace)")
     .option("--status-selector <ready=value>", "only apps whose Ready is (or with !=, is not) true, false or unknown")
     .option(

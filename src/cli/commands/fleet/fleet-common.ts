@@ -3,7 +3,7 @@
 import { Command, Option } from "commander";
 import { existsSync } from "node:fs";
 import { WorkingTree } from "../../../fleet/repository/written-files.js";
-import { type ClusterFlags, clusterOf } from "../../cluster-flags.js";
+import { addManagementFlags, type ClusterFlags, clusterOf } from "../../cluster-flags.js";
 import { UsageError } from "../../errors.js";
 import { success } from "../../output.js";
 
@@ -33,9 +33,7 @@ export function fleetVerb(name: string, description: string, example: string, wi
       ).makeOptionMandatory(),
     );
   cmd.addHelpText("after", `\nExamples:\n  ${example}\n`);
-  return cmd
-    .addOption(new Option("--kubeconfig <path>", "the management cluster's kubeconfig (for the parts not in Git)"))
-    .addOption(new Option("--context <name>", "the kubeconfig context to use"));
+  return addManagementFlags(cmd, "for the parts not in Git");
 }
 
 export function treeOf(f: FleetFlags): WorkingTree {
