@@ -31,6 +31,7 @@ export async function runProgram(program: Command, argv: string[], verbose: bool
   });
   try {
     await program.parseAsync(argv);
+    // Only the helm post-renderer (helm-post-render, run by helm) still says its code through process.exitCode.
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;

@@ -9,7 +9,7 @@ import { startManager } from "../../controllers/manager.js";
 import { fleetControllers } from "../../fleet/controllers.js";
 import { createLogger, type Level } from "../../runtime/logger.js";
 import { KubeconfigError } from "../../kube/errors.js";
-import { UsageError } from "../errors.js";
+import { ExitError, UsageError } from "../errors.js";
 import { durationFlag, intFlag, positiveFlag, sizeFlag } from "../flags.js";
 import { withControllerOptions } from "./controller/controller-options.js";
 import { dashboardToken } from "./controller/dashboard-token.js";
@@ -132,6 +132,8 @@ export function controllerCommand(): Command {
     const onSignal = () => void Promise.all([manager.stop(), dashboard?.close()]);
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
-    process.exitCode = await manager.done;
+    // The manager's own code (1: it could not run, or lost its lease) is the process's.
+    const code = await manager.done;
+    if (code) throw new ExitError(code);
   });
 }
