@@ -19,6 +19,8 @@ export interface HelmReleaseEnv {
   hr(name: string): Promise<HelmRelease>;
   /** A HelmRelease of `chart` from the HelmRepository "charts", in the controller's shard. */
   createRelease(name: string, chart: { name: string; version: string }, spec?: Record<string, unknown>): Promise<void>;
+  /** Asks for a reconcile (requestedAt) and waits until it is handled; returns the object then. */
+  requestReconcile(name: string): Promise<HelmRelease>;
   /** Waits for Ready=status for the current generation; returns the object. */
   waitReady(name: string, status?: "True" | "False", timeoutMs?: number): Promise<HelmRelease>;
   /** `helm <args> --kubeconfig <plane>` with a private helm home; stdout. */
@@ -94,6 +96,19 @@ export async function startHelmReleaseEnv(
           ...spec,
         },
       });
+    },
+    async requestReconcile(name) {
+      const at = new Date().toISOString();
+      await mgmt.client.patch(hrPath(name), "merge", { metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } } });
+      return eventually(
+        `HelmRelease ${ns}/${name}'s reconcile request handled`,
+        async () => {
+          const o = await hr(name);
+          return o.status?.lastHandledReconcileAt === at ? o : undefined;
+        },
+        120_000,
+        1000,
+      );
     },
     waitReady: (name, status = "True", timeoutMs = 180_000) =>
       eventually(
