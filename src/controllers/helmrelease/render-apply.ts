@@ -3,8 +3,6 @@
 // install and upgrade run (post-render/plugin.ts), the ownership metadata helm adds to what it installs,
 // the field manager ("helm") and what an upgrade deletes (the last release's objects the render lacks).
 // `flotilla plan`, `build` and `diff` preview by it, so a preview renders as the controller installs.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -12,7 +10,8 @@ import { HelmError, HelmHome, runHelm } from "../../binaries/helm/index.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { ResourceManagerOptions } from "../../ssa/index.js";
 import { PostRenderError } from "./post-render/render.js";
-import { postRenderFailure, preparePostRenderer } from "./post-render/plugin.js";
+import { postRenderFailure } from "./post-render/plugin.js";
+import { chartFlags } from "./actions/release-action.js";
 import { checkedReleaseName, releaseName, targetNamespace } from "./release-name.js";
 import { manifestObjects, ReleaseStorage } from "./storage/release.js";
 
@@ -39,10 +38,7 @@ export async function renderRelease(
   const home = new HelmHome();
   let rendered;
   try {
-    const valuesFile = join(home.dir, "values.yaml");
-    writeFileSync(valuesFile, JSON.stringify(values), { mode: 0o600 });
-    const postRenderer = preparePostRenderer(home, hr);
-    const args = ["template", "--namespace", ns, "--values", valuesFile, ...postRenderer, "--", release, chart];
+    const args = ["template", "--namespace", ns, ...chartFlags(home, hr, values), "--", release, chart];
     rendered = await runHelm(args, { home }).catch((err: unknown) => {
       // helm says only that the plugin "exited with error": the post-renderer left its own words.
       const failure = err instanceof HelmError ? postRenderFailure(home, hr) : undefined;

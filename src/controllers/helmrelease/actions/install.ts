@@ -31,7 +31,7 @@ export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string, ex
 export const install: HelmStep = {
   command: "install",
   releases: "install",
-  args: (input, home) => installArgs(input.hr, input.target, input.chart, chartFlags(home, input)),
+  args: (input, home) => installArgs(input.hr, input.target, input.chart, chartFlags(home, input.hr, input.values)),
   progress: (hr) => runningMessage("install", hr),
   succeeded: (ctx) =>
     succeededWith("Released", "InstallSucceeded", succeededMessage("install", ctx.r!), ["TestSuccess", "Remediated"]),

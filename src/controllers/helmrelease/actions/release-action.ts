@@ -77,9 +77,12 @@ export const failedWith = (
   event: { type: "Warning", reason, message },
 });
 
-/** install's and upgrade's values file (0600, removed with the home) and post-renderer plugin. */
-export function chartFlags(home: HelmHome, input: ActionInput): string[] {
-  const values = join(home.dir, "values.yaml");
-  writeFileSync(values, JSON.stringify(input.values), { mode: 0o600 });
-  return ["-f", values, ...preparePostRenderer(home, input.hr)];
+/**
+ * The values file (0600, removed with the home) and the post-renderer plugin of a render of `hr`:
+ * install's, upgrade's, and the preview's `helm template`, so a preview renders as the install does.
+ */
+export function chartFlags(home: HelmHome, hr: HelmRelease, values: Record<string, unknown>): string[] {
+  const file = join(home.dir, "values.yaml");
+  writeFileSync(file, JSON.stringify(values), { mode: 0o600 });
+  return ["-f", file, ...preparePostRenderer(home, hr)];
 }

@@ -34,7 +34,7 @@ export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string, ex
 export const upgrade: HelmStep = {
   command: "upgrade",
   releases: "upgrade",
-  args: (input, home) => upgradeArgs(input.hr, input.target, input.chart, chartFlags(home, input)),
+  args: (input, home) => upgradeArgs(input.hr, input.target, input.chart, chartFlags(home, input.hr, input.values)),
   progress: (hr) => runningMessage("upgrade", hr),
   succeeded: (ctx) =>
     succeededWith("Released", "UpgradeSucceeded", succeededMessage("upgrade", ctx.r!), ["TestSuccess", "Remediated"]),
