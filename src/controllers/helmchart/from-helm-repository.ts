@@ -42,7 +42,7 @@ async function unpackChart(data: Buffer, dir: string, limits: ArtifactLimits, wh
 
 /** The repository's index, from its artifact (digest-checked); a failure is a ChartPullError. */
 async function readIndex(storage: Storage, artifact: Artifact): Promise<HelmIndex> {
-  const data = await fetchArtifact(artifact, { storage, signal: AbortSignal.timeout(60_000) });
+  const data = await fetchArtifact(artifact, { storage, timeoutMs: 60_000 });
   return JSON.parse(data.toString("utf8")) as HelmIndex;
 }
 

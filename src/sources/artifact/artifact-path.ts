@@ -19,14 +19,8 @@ export function segmentProblem(segment: string): string | undefined {
   return undefined;
 }
 
-/** `<kind>/<namespace>/<name>/<file>` or InvalidArtifactPathError naming the segment and why. */
-export function artifactPath(kind: string, namespace: string, name: string, file: string): string {
-  const parts: [string, string][] = [
-    ["kind", kind.toLowerCase()],
-    ["namespace", namespace],
-    ["name", name],
-    ["file name", file],
-  ];
+/** Throws InvalidArtifactPathError naming the first segment that cannot be one, and why. */
+function checkSegments(parts: [string, string][]): string {
   for (const [what, segment] of parts) {
     const problem = segmentProblem(segment);
     if (problem) throw new InvalidArtifactPathError(`invalid artifact ${what} '${segment}': ${problem}`);
@@ -34,13 +28,30 @@ export function artifactPath(kind: string, namespace: string, name: string, file
   return parts.map(([, s]) => s).join("/");
 }
 
+/** `<kind>/<namespace>/<name>`: the directory of one object's artifacts. */
+export function artifactDir(kind: string, namespace: string, name: string): string {
+  return checkSegments([
+    ["kind", kind.toLowerCase()],
+    ["namespace", namespace],
+    ["name", name],
+  ]);
+}
+
+/** `<kind>/<namespace>/<name>/<file>` or InvalidArtifactPathError naming the segment and why. */
+export function artifactPath(kind: string, namespace: string, name: string, file: string): string {
+  return `${artifactDir(kind, namespace, name)}/${checkSegments([["file name", file]])}`;
+}
+
+const plainSegments = (relPath: string, count: number) => {
+  const parts = relPath.split("/");
+  return parts.length === count && parts.every((p) => segmentProblem(p) === undefined) ? parts : undefined;
+};
+
+/** True for a relative path of exactly the shape artifactDir makes. */
+export const isArtifactDir = (relPath: string): boolean => plainSegments(relPath, 3) !== undefined;
+
 /** True for a relative path of exactly the shape artifactPath makes, under a kind's directory. */
 export function isArtifactPath(relPath: string): boolean {
-  const parts = relPath.split("/");
-  return (
-    parts.length === 4 &&
-    ARTIFACT_KIND_DIRS.includes(parts[0]!) &&
-    parts.every((p) => segmentProblem(p) === undefined) &&
-    !parts[3]!.includes(".tmp-")
-  );
+  const parts = plainSegments(relPath, 4);
+  return !!parts && ARTIFACT_KIND_DIRS.includes(parts[0]!) && !parts[3]!.includes(".tmp-");
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, normalize, sep } from "node:path";
 import type { Artifact } from "../../api/meta/artifact.js";
 import { ArtifactStorageError, InvalidArtifactPathError } from "./errors.js";
-import { artifactPath, isArtifactPath, segmentProblem } from "./artifact-path.js";
+import { artifactDir, artifactPath, isArtifactDir, isArtifactPath } from "./artifact-path.js";
 
 export const digestOf = (data: Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
 
@@ -21,7 +21,7 @@ export class Storage {
   }
 
   objectDir(kind: string, namespace: string, name: string): string {
-    return artifactPath(kind, namespace, name, "x").replace(/\/x$/, "");
+    return artifactDir(kind, namespace, name);
   }
 
   /** `<kind>/<ns>/<name>/<file>`, each a plain segment (InvalidArtifactPathError otherwise). */
@@ -37,9 +37,7 @@ export class Storage {
 
   /** Absolute path of an object's directory (`<kind>/<ns>/<name>`), for collection and removal. */
   private objectDirPath(dir: string): string {
-    const parts = dir.split("/");
-    if (parts.length !== 3 || parts.some((p) => segmentProblem(p)))
-      throw new InvalidArtifactPathError(`'${dir}' is not an artifact directory`);
+    if (!isArtifactDir(dir)) throw new InvalidArtifactPathError(`'${dir}' is not an artifact directory`);
     return this.confined(dir);
   }
 
