@@ -6,6 +6,8 @@
 // ceil(capacity/2) more, only keys of a namespace that has none in progress — so one namespace's stalling
 // objects cannot hold every worker while another's wait.
 
+import { fairlyAdmitted, fairReserve } from "../util/semaphore.js";
+
 export interface BackoffOptions {
   baseMs: number;
   maxMs: number;
@@ -42,7 +44,7 @@ export class WorkQueue {
 
   /** Workers a controller runs for this queue: the capacity and its reserve for idle namespaces. */
   get workers(): number {
-    return this.capacity + Math.ceil(this.capacity / 2);
+    return this.capacity + fairReserve(this.capacity);
   }
 
   get depth(): number {
@@ -125,10 +127,11 @@ export class WorkQueue {
 
   /** Index in the queue of the next key a worker may take now, -1 if none. */
   private next(): number {
-    if (!this.queue.length || this.processing.size >= this.workers) return -1;
-    if (this.processing.size < this.capacity) return 0;
+    if (!this.queue.length) return -1;
+    const active = this.processing.size;
+    if (fairlyAdmitted(active, this.capacity, 1)) return 0; // below capacity: any key, in order
     const busy = new Set([...this.processing.keys()].map(namespaceOf));
-    return this.queue.findIndex((k) => !busy.has(namespaceOf(k)));
+    return this.queue.findIndex((k) => !busy.has(namespaceOf(k)) && fairlyAdmitted(active, this.capacity, 0));
   }
 
   private dispatch(): void {

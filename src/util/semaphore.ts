@@ -7,6 +7,16 @@
 //   (reserve = ceil(limit / 2)): a namespace whose processes stall cannot keep another one waiting;
 // - waiters are served round-robin between keys, arrival order within a key.
 
+/** Holders admitted above `limit` at most, each for a key that holds nothing: ceil(limit / 2). */
+export const fairReserve = (limit: number) => Math.ceil(limit / 2);
+
+/**
+ * The sharing rule of decision 0030, for the process slots here and for a controller's workers
+ * (runtime/workqueue.ts): any key below `limit`; beyond it, only a key holding nothing, up to the reserve.
+ */
+export const fairlyAdmitted = (active: number, limit: number, keyHolds: number) =>
+  active < limit || (keyHolds === 0 && active < limit + fairReserve(limit));
+
 export class Semaphore {
   private active = 0;
   private readonly held = new Map<string, number>();
@@ -24,7 +34,7 @@ export class Semaphore {
 
   /** Holders above `size` admitted at most, each for a key that held nothing. */
   get reserve(): number {
-    return Math.ceil(this.limit / 2);
+    return fairReserve(this.limit);
   }
 
   /** Raises or lowers the bound; holders above a lowered bound finish, new ones wait. */
@@ -81,7 +91,7 @@ export class Semaphore {
   }
 
   private admits(key: string): boolean {
-    return this.active < this.limit || (this.holding(key) === 0 && this.active < this.limit + this.reserve);
+    return fairlyAdmitted(this.active, this.limit, this.holding(key));
   }
 
   private dropTurn(key: string): void {
