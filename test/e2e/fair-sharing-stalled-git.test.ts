@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GitRepository } from "../../src/api/source/git-repository.js";
+import { type GitRepository, gitRepositoryCrd } from "../../src/api/source/git-repository.js";
+import type { KubeObject } from "../../src/api/meta/object.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
@@ -77,6 +78,13 @@ async function tenants(prefix: string, flags: string[]): Promise<Tenants> {
   const bystander = await testNamespace(cluster.client, `${prefix}-bystander`);
   const storagePath = makeWorkDir("flotilla-fair-");
   const controller = startController({ namespace: bystander, shard: attacker, storagePath, extraArgs: flags });
+  // The CRD first, and served, before any GitRepository: the controller's --install-crds races them on a
+  // fresh fleet where no earlier file installed it.
+  await cluster.apply(gitRepositoryCrd() as unknown as KubeObject, "flotilla-test", { force: true });
+  await cluster.discovery.waitForMapping(
+    { group: "source.toolkit.fluxcd.io", version: "v1", kind: "GitRepository" },
+    60_000,
+  );
   const create = (ns: string, name: string, url: string, timeout?: string) =>
     cluster.client.create(path(ns), {
       apiVersion: "source.toolkit.fluxcd.io/v1",
