@@ -3,22 +3,18 @@
 import { FlotillaError } from "../util/errors.js";
 
 export class LocalFleetError extends FlotillaError {
-  override name = "LocalFleetError";
+  // Each subclass is named by its class, so a new one cannot carry a copied, wrong name.
+  override name: string = this.constructor.name;
 }
 
 /** A flag or argument the user gave is not usable. */
-export class InvalidFleetOptionError extends LocalFleetError {
-  override name = "InvalidFleetOptionError";
-}
+export class InvalidFleetOptionError extends LocalFleetError {}
 
 /** The fleet directory cannot be created or written. */
-export class FleetDirectoryError extends LocalFleetError {
-  override name = "FleetDirectoryError";
-}
+export class FleetDirectoryError extends LocalFleetError {}
 
 /** A requested port on 127.0.0.1 is already bound by another process. */
 export class PortInUseError extends LocalFleetError {
-  override name = "PortInUseError";
   constructor(
     readonly port: number,
     flag: string,
@@ -30,23 +26,16 @@ export class PortInUseError extends LocalFleetError {
 }
 
 /** The upstream tools are missing and could not be built (Go missing, build failed). */
-export class ToolchainError extends LocalFleetError {
-  override name = "ToolchainError";
-}
+export class ToolchainError extends LocalFleetError {}
 
 /** A fleet is already running in the directory. */
-export class FleetRunningError extends LocalFleetError {
-  override name = "FleetRunningError";
-}
+export class FleetRunningError extends LocalFleetError {}
 
 /** No fleet is recorded in the directory. */
-export class FleetNotFoundError extends LocalFleetError {
-  override name = "FleetNotFoundError";
-}
+export class FleetNotFoundError extends LocalFleetError {}
 
 /** A component of a plane (or the shared etcd) exited or never became ready. */
 export class PlaneStartError extends LocalFleetError {
-  override name = "PlaneStartError";
   constructor(
     readonly plane: string,
     readonly component: string,

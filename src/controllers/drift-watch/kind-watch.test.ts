@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KubeObject, ManagedFieldsEntry } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { type Change, KindWatch } from "./kind-watch.js";
+import { type Change, KindWatch, type KindWatchOptions } from "./kind-watch.js";
 
 const G = "kustomize.toolkit.fluxcd.io";
 const FM = "kustomize-controller";
@@ -48,7 +48,7 @@ function fakeCluster(lists: KubeObject[][], streams: object[][]) {
   return { cluster: { name: "fake", client, mapping: async () => mapping } as unknown as Cluster, queries };
 }
 
-function start(cluster: Cluster) {
+function start(cluster: Cluster, onJudged?: KindWatchOptions["onJudged"]) {
   const changes: Change[] = [];
   const budget = { used: 0, max: 100 };
   const watch = new KindWatch({
@@ -61,6 +61,7 @@ function start(cluster: Cluster) {
     onChange: (c) => changes.push(c),
     onError: () => {},
     onOverBudget: () => {},
+    onJudged,
   });
   watch.start();
   return { watch, changes, budget };
@@ -159,19 +160,7 @@ describe("KindWatch", () => {
       ],
     );
     const judged: unknown[] = [];
-    const watch = new KindWatch({
-      cluster,
-      gvk: { group: "", version: "v1", kind: "ConfigMap" },
-      labelGroup: G,
-      own: { manager: FM, operation: "Apply" },
-      exemption: () => undefined,
-      budget: { used: 0, max: 100 },
-      onChange: () => {},
-      onError: () => {},
-      onOverBudget: () => {},
-      onJudged: (j) => judged.push(j),
-    });
-    watch.start();
+    const { watch } = start(cluster, (j) => judged.push(j));
     await settle();
     expect(judged).toEqual([
       {
