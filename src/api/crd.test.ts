@@ -77,11 +77,12 @@ function unstructured(s: Schema, at: string): string[] {
 const cases = crds.flatMap((crd) => crd.spec.versions.map((v) => [crd.spec.names.kind, v.name, v] as const));
 
 describe("CRDs of the kinds flotilla serves", () => {
-  it("serve the versions they always served (v1 stored, v1beta2, v1beta1; v2 and its betas for HelmRelease)", () => {
+  it("serve the versions they always served (v1 stored, v1beta2, v1beta1; v2 and its betas for HelmRelease; OCIRepository never had v1beta1)", () => {
     expect(Object.fromEntries(crds.map((c) => [c.spec.names.kind, c.spec.versions.map((v) => v.name)]))).toEqual({
       GitRepository: ["v1", "v1beta2", "v1beta1"],
       HelmRepository: ["v1", "v1beta2", "v1beta1"],
       HelmChart: ["v1", "v1beta2", "v1beta1"],
+      OCIRepository: ["v1", "v1beta2"],
       Kustomization: ["v1", "v1beta2", "v1beta1"],
       HelmRelease: ["v2", "v2beta2", "v2beta1"],
       Receiver: ["v1", "v1beta2", "v1beta1"],

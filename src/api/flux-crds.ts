@@ -10,12 +10,14 @@ import { kustomizationCrd } from "./kustomize/kustomization.js";
 import { receiverCrd } from "./notification/receiver.js";
 import { gitRepositoryCrd } from "./source/git-repository.js";
 import { helmChartCrd, helmRepositoryCrd } from "./source/helm.js";
+import { ociRepositoryCrd } from "./source/oci-repository.js";
 
 export function fluxCrds(): KubeObject[] {
   return [
     gitRepositoryCrd(),
     helmRepositoryCrd(),
     helmChartCrd(),
+    ociRepositoryCrd(),
     kustomizationCrd(),
     helmReleaseCrd(),
     receiverCrd(),

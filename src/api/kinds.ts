@@ -114,6 +114,19 @@ export const SERVED_KINDS = {
       ...READY_COLUMNS,
     ],
   },
+  // source-controller served v1beta2 last in v1.6 (v1 since v1.6.0); v1beta1 never existed for this kind.
+  OCIRepository: {
+    group: SOURCE_GROUP,
+    kind: "OCIRepository",
+    plural: "ocirepositories",
+    singular: "ocirepository",
+    shortNames: ["ocirepo"],
+    categories: ["all", "fluxcd", "fluxcd-sources"],
+    scope: "Namespaced",
+    versions: fluxVersions("v1beta2"),
+    // Flux's order for this kind: Age last.
+    columns: [URL_COLUMN, ...READY_COLUMNS, AGE_COLUMN],
+  },
   Kustomization: {
     group: KUSTOMIZE_GROUP,
     kind: "Kustomization",
@@ -172,7 +185,7 @@ const builtin = (group: string, version: string, kind: string, plural: string, s
 
 /**
  * Kinds flotilla reads or writes without serving them: Kubernetes', Kamaji's (whose planes host the
- * tenants), and the Flux sources another source-controller may serve.
+ * tenants), and the Flux sources another source-controller may serve (Bucket).
  */
 export const USED_KINDS = {
   Secret: builtin("", "v1", "Secret", "secrets"),
@@ -198,7 +211,6 @@ export const USED_KINDS = {
     "Cluster",
   ),
   TenantControlPlane: builtin("kamaji.clastix.io", "v1alpha1", "TenantControlPlane", "tenantcontrolplanes"),
-  OCIRepository: builtin(SOURCE_GROUP, "v1", "OCIRepository", "ocirepositories"),
   Bucket: builtin(SOURCE_GROUP, "v1", "Bucket", "buckets"),
 } satisfies Record<string, KindEntry>;
 

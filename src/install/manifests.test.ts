@@ -10,6 +10,7 @@ describe("flotilla install's manifests", () => {
       "gitrepositories.source.toolkit.fluxcd.io",
       "helmrepositories.source.toolkit.fluxcd.io",
       "helmcharts.source.toolkit.fluxcd.io",
+      "ocirepositories.source.toolkit.fluxcd.io",
       "kustomizations.kustomize.toolkit.fluxcd.io",
       "helmreleases.helm.toolkit.fluxcd.io",
       "receivers.notification.toolkit.fluxcd.io",

@@ -37,7 +37,7 @@ const SOURCE_KINDS: Record<SourceRef["kind"], KindEntry> = {
   GitRepository: SERVED_KINDS.GitRepository,
   HelmRepository: SERVED_KINDS.HelmRepository,
   HelmChart: SERVED_KINDS.HelmChart,
-  OCIRepository: USED_KINDS.OCIRepository,
+  OCIRepository: SERVED_KINDS.OCIRepository,
   Bucket: USED_KINDS.Bucket,
 };
 
