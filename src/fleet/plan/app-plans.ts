@@ -24,6 +24,8 @@ export interface PlanContext {
   overrides: Map<string, string>;
   bySecret: Map<string, FleetCluster>;
   work: string;
+  /** How a HelmRelease renders (default: `helm template` as the install runs it); unit tests, which start no process, pass their own. */
+  renderRelease?: typeof renderRelease;
 }
 
 const message = (err: unknown, redactor: Redactor) => redactor.redact((err as Error).message ?? String(err));
@@ -117,7 +119,8 @@ export async function planHelmRelease(ctx: PlanContext, hr: HelmRelease, via: st
   try {
     const chart = await chartOf(ctx, hr);
     const values = await ctx.backend.values(hr, redactor);
-    const objects = await renderRelease(hr, chart, values, (o) => ctx.backend.namespaced(hr, o));
+    const render = ctx.renderRelease ?? renderRelease;
+    const objects = await render(hr, chart, values, (o) => ctx.backend.namespaced(hr, o));
     redactor.addObjects(objects);
     fill(plan, await ctx.backend.diffHelmRelease(hr, objects, redactor));
   } catch (err) {
