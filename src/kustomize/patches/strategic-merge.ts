@@ -10,17 +10,8 @@ import type { Json } from "../yaml/emit.js";
 import { type ElementResult, mergeKeyedList, mergeScalarList } from "./keyed-list.js";
 import { isMap } from "./list-elements.js";
 import { definitionOfType, type FieldSchema, fieldOf } from "./schema.js";
-import {
-  copyNotes,
-  isQuoted,
-  notesOf,
-  rawText,
-  type ScalarNote,
-  setNote,
-  type SharedNode,
-  sharedAt,
-  writeShared,
-} from "../yaml/scalar-style.js";
+import { copyNotes, isQuoted, notesOf, rawText, type ScalarNote, setNote } from "../yaml/scalar-style.js";
+import { sharedAt, type SharedWrites, writeShared } from "../yaml/shared-nodes.js";
 
 type Directive = "delete" | "replace" | "merge" | undefined;
 
@@ -59,7 +50,7 @@ function replaceScalar(out: JsonObject, key: string, target: JsonObject, patch: 
 }
 
 /** Writes to shared nodes during the current merge, applied to the whole result at its end. */
-let sharedWrites: Map<SharedNode, { value: Json; note: ScalarNote }> | undefined;
+let sharedWrites: SharedWrites | undefined;
 
 /** The notes of a merged map: each key's from the side its value came from. */
 function noteMerged(out: JsonObject, target: JsonObject, patch: JsonObject | undefined): void {

@@ -3,16 +3,8 @@
 import type { ResMap } from "../res-map.js";
 import type { Label } from "../kustomization-file.js";
 import type { JsonObject } from "../resource.js";
-import type { Json } from "../yaml/emit.js";
-import {
-  defaultQuoted,
-  notesOf,
-  type ScalarNote,
-  setNote,
-  type SharedNode,
-  sharedAt,
-  writeShared,
-} from "../yaml/scalar-style.js";
+import { defaultQuoted, notesOf, type ScalarNote, setNote } from "../yaml/scalar-style.js";
+import { sharedAt, type SharedWrites, writeShared } from "../yaml/shared-nodes.js";
 import { applySpecs, type FieldSpec } from "./field-spec.js";
 import { mergeFieldSpecs } from "./config.js";
 
@@ -44,7 +36,7 @@ export function setPairs(resmap: ResMap, pairs: Record<string, string>, specs: F
       maps.push(map && typeof map === "object" && !Array.isArray(map) ? map : (parent[key] = {}));
     });
     if (!maps.length) continue;
-    let writes: Map<SharedNode, { value: Json; note: ScalarNote }> | undefined;
+    let writes: SharedWrites | undefined;
     for (const [k, v] of entries) {
       const value = String(v);
       const shared: ScalarNote = { shared: {} };

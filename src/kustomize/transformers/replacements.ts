@@ -13,16 +13,8 @@ import { groupVersion, type JsonObject, jsonText, kindOf, nameOf, namespaceOf, t
 import type { Json } from "../yaml/emit.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
 import { type PlainTag, plainScalarNote, resolvePlainTagged } from "../yaml/plain-scalars.js";
-import {
-  isQuoted,
-  notesOf,
-  rawText,
-  type ScalarNote,
-  setNote,
-  type SharedNode,
-  sharedAt,
-  writeShared,
-} from "../yaml/scalar-style.js";
+import { isQuoted, notesOf, rawText, type ScalarNote, setNote } from "../yaml/scalar-style.js";
+import { type SharedNode, sharedAt, writeShared } from "../yaml/shared-nodes.js";
 
 interface Options {
   delimiter?: string;

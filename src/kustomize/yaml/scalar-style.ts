@@ -11,12 +11,7 @@
 // source text of a plain scalar whose value prints differently: `0x1F`, `1.0`, `True`, a timestamp).
 // Objects rebuilt without notes fall back to the default, as kyaml's JSON round trips do.
 //
-// A note may also name a `shared` node. kyaml's labels and annotations transformers build one value
-// node per resource and key and put that same node into every field they create (metadata, selectors,
-// templates); a later in-place write to any of those fields (a strategic merge patch, a replacement,
-// another labels transformer over an existing key) changes them all. The fields holding one shared
-// node carry the same token; writeShared gives the others the written value. A JSON round trip (a
-// JSON 6902 patch) or any rebuild without notes ends the sharing, as it makes new nodes in kyaml.
+// A note may also name a `shared` node: a value node kyaml holds in several fields (shared-nodes.ts).
 import { printsPlain, type Json } from "./emit.js";
 
 export interface ScalarNote {
@@ -74,29 +69,6 @@ export function rawText(c: Container, key: Key): string {
   if (raw !== undefined) return raw;
   const v = (c as Record<Key, Json>)[key];
   return typeof v === "string" ? v : typeof v === "bigint" ? v.toString() : JSON.stringify(v);
-}
-
-/** The shared node held at c[key], if any. */
-export const sharedAt = (c: Container, key: Key): SharedNode | undefined => notes.get(c)?.get(key)?.shared;
-
-/**
- * After in-place writes to shared nodes: every field of `root` holding one of `writes`' nodes takes
- * the value and note written there (kyaml changed the one node they all hold).
- */
-export function writeShared(root: Json, writes: Map<SharedNode, { value: Json; note: ScalarNote }>): void {
-  if (root === null || typeof root !== "object") return;
-  const m = notes.get(root);
-  if (m) {
-    for (const [key, note] of m) {
-      const w = note.shared && writes.get(note.shared);
-      // A note can outlive its field (a merge copies a map's notes, then drops deleted keys).
-      if (!w || !Object.hasOwn(root, key)) continue;
-      (root as Record<Key, Json>)[key] = w.value;
-      m.set(key, w.note);
-    }
-  }
-  if (Array.isArray(root)) for (const v of root) writeShared(v, writes);
-  else for (const k in root) writeShared(root[k]!, writes);
 }
 
 /** A deep copy that keeps the notes (structuredClone would drop them). */
