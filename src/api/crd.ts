@@ -60,6 +60,12 @@ export const patchesJson6902 = (): Schema =>
       ["patch", "target"],
     ),
   );
+/** kustomize's (deprecated) patchesStrategicMerge: each patch kept as written. */
+export const patchesStrategicMerge = (): Schema => arr(anyValue());
+/** Paths left alone on the objects a selector picks (Kustomization v1 ignore, HelmRelease driftDetection.ignore). */
+export const ignoreRules = (): Schema => arr(obj({ paths: arr(str()), target: selector() }, ["paths"]));
+/** Labels and annotations to set on objects (commonMetadata, a HelmRelease chart template's metadata). */
+export const labelsAndAnnotations = (): Schema => obj({ annotations: strMap(), labels: strMap() });
 /** CEL health checks (Kustomization v1, HelmRelease v2). */
 export const healthCheckExprs = (): Schema =>
   arr(

@@ -13,15 +13,16 @@ import {
   condition,
   duration,
   healthCheckExprs,
+  ignoreRules,
   images,
   int,
   inventory,
+  labelsAndAnnotations,
   obj,
   patches,
   patchesJson6902,
-  selector,
+  patchesStrategicMerge,
   str,
-  strMap,
   withRules,
   type Schema,
   type VersionSchema,
@@ -29,14 +30,13 @@ import {
 
 type Version = "v2" | "v2beta2" | "v2beta1";
 const name = (max: number) => str({ minLength: 1, maxLength: max });
-const metadata = () => obj({ annotations: strMap(), labels: strMap() });
 const crossRef = (kinds: string[]) =>
   obj({ apiVersion: str(), kind: str({ enum: kinds }), name: name(253), namespace: name(63) }, ["kind", "name"]);
 
 const chartTemplate = (v: Version) =>
   obj(
     {
-      metadata: metadata(),
+      metadata: labelsAndAnnotations(),
       spec: obj(
         {
           chart: v === "v2beta1" ? str() : name(2048),
@@ -167,7 +167,7 @@ const postRenderers = () =>
         images: images(),
         patches: patches(),
         patchesJson6902: patchesJson6902(),
-        patchesStrategicMerge: arr(anyValue()),
+        patchesStrategicMerge: patchesStrategicMerge(),
       }),
     }),
   );
@@ -180,7 +180,7 @@ const spec = (v: Version) => {
     ),
     dependsOn: arr(obj({ name: str(), namespace: str(), ...(v === "v2" ? { readyExpr: str() } : {}) }, ["name"])),
     driftDetection: obj({
-      ignore: arr(obj({ paths: arr(str()), target: selector() }, ["paths"])),
+      ignore: ignoreRules(),
       mode: str({ enum: ["enabled", "warn", "disabled"] }),
     }),
     install: install(v),
@@ -214,7 +214,7 @@ const spec = (v: Version) => {
     valuesFrom: valuesFrom(v),
     ...(v === "v2"
       ? {
-          commonMetadata: metadata(),
+          commonMetadata: labelsAndAnnotations(),
           healthCheckExprs: healthCheckExprs(),
           postRenderStrategy: str({ enum: ["nohooks", "combined", "separate"] }),
           waitStrategy: obj({ name: str({ enum: ["poller", "legacy"] }) }, ["name"]),

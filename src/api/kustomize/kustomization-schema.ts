@@ -5,20 +5,21 @@
 // the stored v1 by pruning it with v1's schema, and flotilla honours those fields — without them a
 // v1beta manifest's patches would vanish without a word.
 import {
-  anyValue,
   arr,
   bool,
   condition,
   duration,
-  int,
   healthCheckExprs,
+  ignoreRules,
   images,
+  int,
   inventory,
+  labelsAndAnnotations,
   localRef,
   obj,
   patches,
   patchesJson6902,
-  selector,
+  patchesStrategicMerge,
   str,
   strMap,
   withRules,
@@ -76,13 +77,13 @@ const v1Spec = obj(
   {
     ...common(false),
     buildMetadata: arr(str({ enum: ["originAnnotations", "transformerAnnotations"] })),
-    commonMetadata: obj({ annotations: strMap(), labels: strMap() }),
+    commonMetadata: labelsAndAnnotations(),
     components: arr(str()),
     decryption: decryption(true),
     deletionPolicy: str({ enum: ["MirrorPrune", "Delete", "WaitForTermination", "Orphan"] }),
     dependsOn: arr(obj({ name: str(), namespace: str(), readyExpr: str() }, ["name"])),
     healthCheckExprs: healthCheckExprs(),
-    ignore: arr(obj({ paths: arr(str()), target: selector() }, ["paths"])),
+    ignore: ignoreRules(),
     ignoreMissingComponents: bool(),
     kubeConfig: withRules(obj({ configMapRef: localRef(), secretRef: obj({ name: str(), key: str() }, ["name"]) }), [
       [
@@ -105,7 +106,7 @@ const v1Spec = obj(
     wait: bool(),
     // Not Flux v1: kept so v1beta manifests survive conversion to the stored version (see above).
     patchesJson6902: patchesJson6902(),
-    patchesStrategicMerge: arr(anyValue()),
+    patchesStrategicMerge: patchesStrategicMerge(),
   },
   ["interval", "prune", "sourceRef"],
 );
@@ -113,11 +114,11 @@ const v1Spec = obj(
 const v1beta2Spec = obj(
   {
     ...common(false),
-    commonMetadata: obj({ annotations: strMap(), labels: strMap() }),
+    commonMetadata: labelsAndAnnotations(),
     components: arr(str()),
     kubeConfig: obj({ secretRef: obj({ name: str(), key: str() }, ["name"]) }, ["secretRef"]),
     patchesJson6902: patchesJson6902(),
-    patchesStrategicMerge: arr(anyValue()),
+    patchesStrategicMerge: patchesStrategicMerge(),
     postBuild: obj({ substitute: strMap(), substituteFrom: substituteFrom(true) }),
     sourceRef: sourceRef(["OCIRepository", "GitRepository", "Bucket"]),
     validation: str({ enum: ["none", "client", "server"] }),
@@ -131,7 +132,7 @@ const v1beta1Spec = obj(
     ...common(true),
     kubeConfig: obj({ secretRef: localRef() }, ["secretRef"]),
     patchesJson6902: patchesJson6902(),
-    patchesStrategicMerge: arr(anyValue()),
+    patchesStrategicMerge: patchesStrategicMerge(),
     postBuild: obj({ substitute: strMap(), substituteFrom: substituteFrom(false) }),
     sourceRef: sourceRef(["GitRepository", "Bucket"]),
     validation: str({ enum: ["none", "client", "server"] }),

@@ -5,21 +5,8 @@
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Artifact } from "../meta/artifact.js";
-import {
-  accessFrom,
-  arr,
-  artifact,
-  artifactV1beta1,
-  bool,
-  condition,
-  crdFor,
-  duration,
-  localRef,
-  obj,
-  str,
-  withoutFields,
-  withRules,
-} from "../crd.js";
+import { accessFrom, arr, bool, crdFor, duration, localRef, obj, str, withoutFields, withRules } from "../crd.js";
+import { artifactIn, sourceStatusFields } from "./source-status-schema.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface GitRepositoryRef {
@@ -110,34 +97,28 @@ const v1beta2Spec = obj(
   ["url", "interval"],
 );
 
-const statusFields = {
-  observedGeneration: { type: "integer", format: "int64" },
-  conditions: arr(condition()),
-  artifact: artifact(),
-  includedArtifacts: arr(artifact()),
-  observedIgnore: str(),
-  observedRecurseSubmodules: bool(),
-  observedInclude: arr(include()),
-  lastHandledReconcileAt: str(),
-};
-
-const { observedIgnore: _i, observedInclude: _in, observedRecurseSubmodules: _r, ...withoutStatus } = statusFields;
+// v1beta1 (source-controller ≤ v1.6) had none of the observed* fields.
+const statusFields = (version: string) =>
+  sourceStatusFields(version, {
+    includedArtifacts: arr(artifactIn(version)),
+    ...(version === "v1beta1"
+      ? {}
+      : { observedIgnore: str(), observedRecurseSubmodules: bool(), observedInclude: arr(include()) }),
+  });
 
 export const gitRepositoryCrd = () =>
   crdFor(SERVED_KINDS.GitRepository, {
     v1: {
       spec: v1Spec,
-      status: obj({ ...statusFields, observedSparseCheckout: arr(str()), sourceVerificationMode: str() }),
+      status: obj({ ...statusFields("v1"), observedSparseCheckout: arr(str()), sourceVerificationMode: str() }),
     },
-    v1beta2: { spec: v1beta2Spec, status: obj({ ...statusFields, contentConfigChecksum: str(), url: str() }) },
+    v1beta2: {
+      spec: v1beta2Spec,
+      status: obj({ ...statusFields("v1beta2"), contentConfigChecksum: str(), url: str() }),
+    },
     // v1beta1 manifests (older Flux docs) apply as written: v1beta2's schema without what v1beta2 added.
     v1beta1: {
       spec: withoutFields(v1beta2Spec, ["ref.name"]),
-      status: obj({
-        ...withoutStatus,
-        artifact: artifactV1beta1(),
-        includedArtifacts: arr(artifactV1beta1()),
-        url: str(),
-      }),
+      status: obj({ ...statusFields("v1beta1"), url: str() }),
     },
   });

@@ -8,21 +8,8 @@
 import type { KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Artifact } from "../meta/artifact.js";
-import {
-  accessFrom,
-  arr,
-  artifact,
-  artifactV1beta1,
-  bool,
-  condition,
-  crdFor,
-  duration,
-  localRef,
-  obj,
-  str,
-  withoutFields,
-  withRules,
-} from "../crd.js";
+import { accessFrom, arr, bool, crdFor, duration, localRef, obj, str, withoutFields, withRules } from "../crd.js";
+import { sourceStatusFields } from "./source-status-schema.js";
 import { SERVED_KINDS } from "../kinds.js";
 
 export interface SourceStatus {
@@ -70,20 +57,14 @@ export type HelmChart = KubeObject & {
   };
 };
 
-const repositoryStatusFields = {
-  observedGeneration: { type: "integer", format: "int64" },
-  conditions: arr(condition()),
-  artifact: artifact(),
-  url: str(),
-  lastHandledReconcileAt: str(),
-};
-const repositoryStatus = obj(repositoryStatusFields);
-const chartStatus = obj({
-  ...repositoryStatusFields,
-  observedSourceArtifactRevision: str(),
-  observedChartName: str(),
-  observedValuesFiles: arr(str()),
-});
+const repositoryStatus = (version: string) => obj(sourceStatusFields(version, { url: str() }));
+const chartStatus = (version: string) =>
+  obj({
+    ...sourceStatusFields(version, { url: str() }),
+    observedSourceArtifactRevision: str(),
+    observedChartName: str(),
+    observedValuesFiles: arr(str()),
+  });
 
 // Identical in v1 and v1beta2.
 const helmRepositorySpec = obj(
@@ -138,19 +119,19 @@ const helmChartV1beta2Spec = obj({ ...helmChartFields, accessFrom: accessFrom() 
 
 export const helmRepositoryCrd = () =>
   crdFor(SERVED_KINDS.HelmRepository, {
-    v1: { spec: helmRepositorySpec, status: repositoryStatus },
-    v1beta2: { spec: helmRepositorySpec, status: repositoryStatus },
+    v1: { spec: helmRepositorySpec, status: repositoryStatus("v1") },
+    v1beta2: { spec: helmRepositorySpec, status: repositoryStatus("v1beta2") },
     v1beta1: {
       spec: withoutFields(helmRepositorySpec, ["certSecretRef", "insecure", "provider", "type"]),
-      status: obj({ ...repositoryStatusFields, artifact: artifactV1beta1() }),
+      status: repositoryStatus("v1beta1"),
     },
   });
 export const helmChartCrd = () =>
   crdFor(SERVED_KINDS.HelmChart, {
-    v1: { spec: helmChartV1Spec, status: chartStatus },
-    v1beta2: { spec: helmChartV1beta2Spec, status: chartStatus },
+    v1: { spec: helmChartV1Spec, status: chartStatus("v1") },
+    v1beta2: { spec: helmChartV1beta2Spec, status: chartStatus("v1beta2") },
     v1beta1: {
       spec: withoutFields(helmChartV1beta2Spec, ["ignoreMissingValuesFiles", "verify"]),
-      status: obj({ ...repositoryStatusFields, artifact: artifactV1beta1() }),
+      status: repositoryStatus("v1beta1"),
     },
   });
