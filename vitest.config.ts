@@ -1,7 +1,33 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (pure logic, no processes) and `e2e` (against one local fleet of real
-// control planes that test/support/global-fleet.ts starts once for the whole run).
+// The minute-long proofs: outages, restarts and kills of the fleet's own components, timeouts and grace
+// periods waited out, and files that start fleets of their own. They run as a second e2e lane
+// (`npm run test:long`, the `e2e-long` project) on a fleet of their own, beside the `e2e` lane, so their waiting
+// overlaps the rest of the suite and their faults (a stopped plane, a restarted etcd) never reach its tests.
+export const LONG_E2E = [
+  "test/e2e/fault-*.test.ts",
+  "test/e2e/fair-sharing-*.test.ts",
+  "test/e2e/controller-kill-mid-apply.test.ts",
+  "test/e2e/controller-crash.test.ts",
+  "test/e2e/helmrelease-controller-killed.test.ts",
+  "test/e2e/fleet-cluster-removal.test.ts",
+  "test/e2e/demo.test.ts",
+  "test/e2e/fleet-kamaji-addon.test.ts",
+  "test/e2e/local-cli-*.test.ts",
+];
+const E2E = {
+  globalSetup: ["./test/support/global-fleet.ts"],
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+  // Each lane shares one fleet; its files run one at a time on 2 cores so timing stays honest, and only
+  // after the unit and parity projects (group 0) are done, so they never compete with them for the CPU.
+  fileParallelism: false,
+  sequence: { groupOrder: 1 },
+};
+
+// Projects: `unit` (pure logic, no processes), `parity` (native kustomize vs the real one), and two e2e
+// lanes against local fleets of real control planes that test/support/global-fleet.ts starts once per lane:
+// `e2e` and `e2e-long`. scripts/test.sh runs the two lanes as two processes at the same time.
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -21,19 +47,8 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      {
-        test: {
-          name: "e2e",
-          include: ["test/e2e/**/*.test.ts"],
-          globalSetup: ["./test/support/global-fleet.ts"],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
-          // The fleet is shared; files run one at a time on 2 cores so timing stays honest, and only after
-          // the unit and parity projects (group 0) are done, so they never compete with them for the CPU.
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
+      { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: LONG_E2E, ...E2E } },
+      { test: { name: "e2e-long", include: LONG_E2E, ...E2E } },
     ],
   },
 });

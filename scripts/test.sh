@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, then type-check, lint, and every test (unit + e2e on a
-# local fleet of real control planes). Extra arguments go to vitest (e.g. a file filter).
+# `npm test`: installs what is missing, then type-check, lint, and every test: unit and parity first, then
+# the two end-to-end lanes at the same time, each on a local fleet of its own (vitest.config.ts says which
+# files are the minute-long `e2e-long` lane; `npm run test:long` runs it alone). Extra arguments go to every
+# vitest run (e.g. a file filter). Prints one closing line "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-deps.sh
@@ -8,5 +10,25 @@ echo "flotilla: type-check" >&2
 npx tsc -p tsconfig.json --noEmit
 echo "flotilla: lint" >&2
 npx eslint --max-warnings 0 . && npx prettier --check .
-echo "flotilla: tests" >&2
-npx vitest run "$@"
+
+summary="$(mktemp)"
+long_log="$(mktemp)"
+trap 'rm -f "$summary" "$long_log"' EXIT
+export FLOTILLA_TEST_SUMMARY_FILE="$summary"
+status=0
+echo "flotilla: unit and parity tests" >&2
+npx vitest run --project unit --project parity --passWithNoTests "$@" || status=1
+
+echo "flotilla: end-to-end tests, two lanes (the e2e-long lane's output follows the e2e lane's)" >&2
+npx vitest run --project e2e-long --passWithNoTests "$@" >"$long_log" 2>&1 &
+long_pid=$!
+# If this script is stopped, the long lane goes too (its global setup stops its fleet on SIGTERM).
+trap 'kill "$long_pid" 2>/dev/null || true; rm -f "$summary" "$long_log"' EXIT
+npx vitest run --project e2e --passWithNoTests "$@" || status=1
+wait "$long_pid" || status=1
+echo "flotilla: the e2e-long lane:" >&2
+cat "$long_log"
+
+# A run that ended without counts (its fleet never started, vitest crashed) counts as one failure.
+awk -v runs=3 '{ p += $1; f += $2; s += $3 } END { f += (runs > NR ? runs - NR : 0); printf "\n%d passed, %d failed%s\n", p, f, (s ? sprintf(", %d skipped", s) : "") }' "$summary"
+exit "$status"

@@ -1,4 +1,7 @@
 // Prints the plain closing line "N passed, N failed[, N skipped]" that CI reads in any language.
+// scripts/test.sh runs vitest more than once (unit, then two e2e lanes at the same time): there each run
+// appends its counts to $FLOTILLA_TEST_SUMMARY_FILE instead, and the script prints the one closing line.
+import { appendFileSync } from "node:fs";
 import type { Reporter, TestModule } from "vitest/node";
 
 export default class SummaryReporter implements Reporter {
@@ -15,6 +18,8 @@ export default class SummaryReporter implements Reporter {
       }
       if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) failed++;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
+    const file = process.env.FLOTILLA_TEST_SUMMARY_FILE;
+    if (file) appendFileSync(file, `${passed} ${failed} ${skipped}\n`);
+    else process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
   }
 }
