@@ -35,7 +35,7 @@ describe("flotilla completion", () => {
     expect(zsh).toContain("complete -F _flotilla flotilla");
     const fish = fishCompletion(buildProgram());
     expect(fish).toContain(
-      `complete -c flotilla -f -n "test (__flotilla_path) = 'flotilla create source'" -a 'git helm chart'`,
+      `complete -c flotilla -f -n "test (__flotilla_path) = 'flotilla create source'" -a 'git helm chart oci'`,
     );
     expect(fish).toContain(`complete -c flotilla -n "test (__flotilla_path) = 'flotilla create source git'" -l branch`);
   });

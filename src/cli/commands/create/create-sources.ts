@@ -9,6 +9,7 @@ import { sshKeyOptions } from "./create-tenant-secrets.js";
 import { confirm } from "../../prompt.js";
 import { gitRepository, checkGitSource, helmChart, helmRepository, providerFlag } from "./build-sources.js";
 import { upsert } from "./create-apply.js";
+import { ociCommand } from "./create-source-oci.js";
 import { type CreateFlags, exportOrApply, intervalOf, metaOf, withCreateFlags } from "./create-common.js";
 import { collectSlice, sourceFlag } from "./flux-refs.js";
 import { UsageError } from "../../errors.js";
@@ -237,5 +238,6 @@ export function sourceCommands(): Command {
     .description("Create or update sources")
     .addCommand(gitCommand())
     .addCommand(helmCommand())
-    .addCommand(chartCommand());
+    .addCommand(chartCommand())
+    .addCommand(ociCommand());
 }
