@@ -1,9 +1,8 @@
 // spec.proxySecretRef for git: the proxy (and its credentials) as configuration for this server only.
-import { USED_KINDS } from "../../api/kinds.js";
-import { pathOf } from "../../api/paths.js";
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { KubeClient } from "../../kube/client.js";
 import { ReconcileFailure } from "../kit/failure.js";
+import { ProxySecretError, proxyUrlFromSecret } from "../kit/proxy-secret.js";
 
 /**
  * spec.proxySecretRef (keys address, username, password) as git's http.proxy for this server:
@@ -20,31 +19,16 @@ export async function proxyConfig(client: KubeClient, obj: GitRepository, scheme
       "spec.proxySecretRef is not supported for ssh:// URLs yet: only http(s) URLs can be proxied",
       { stalled: true },
     );
-  let data: Record<string, string>;
-  try {
-    data =
-      (
-        await client.get<{ data?: Record<string, string> }>(
-          pathOf(USED_KINDS.Secret, obj.metadata.namespace, obj.spec.proxySecretRef.name),
-        )
-      ).data ?? {};
-  } catch (err) {
-    throw fail(`failed to get secret '${ref}': ${(err as Error).message.replace(/^[^:]+: /, "")}`);
-  }
-  const get = (k: string) => (data[k] ? Buffer.from(data[k], "base64").toString("utf8") : undefined);
-  const address = get("address");
-  if (!address) throw fail(`secret '${ref}': key 'address' not found`);
   let proxy: URL;
   try {
-    proxy = new URL(address);
-  } catch {
-    throw fail(`secret '${ref}': invalid address`);
+    proxy = await proxyUrlFromSecret(client, obj.metadata.namespace!, obj.spec.proxySecretRef.name);
+  } catch (err) {
+    if (err instanceof ProxySecretError) throw fail(err.message);
+    throw err;
   }
   if (!["http:", "https:", "socks5:"].includes(proxy.protocol))
     throw fail(`secret '${ref}': proxy scheme '${proxy.protocol.replace(/:$/, "")}' is not http, https or socks5`);
-  const [username, password] = [get("username"), get("password")];
-  if (username) proxy.username = encodeURIComponent(username);
-  if (password) proxy.password = encodeURIComponent(password);
+  const username = proxy.username;
   // Travels as GIT_CONFIG_* environment (never argv); error output is masked of URL credentials.
   const entries: [string, string][] = [[`http.${origin}.proxy`, proxy.toString()]];
   // Send the credentials at once instead of after a 407 round trip.

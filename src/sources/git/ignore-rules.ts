@@ -44,14 +44,18 @@ function sourceIgnorePatterns(root: string, dir = root): string[] {
   return out;
 }
 
-function artifactFilter(root: string, specIgnore: string | undefined): Ignore {
+function artifactFilter(root: string, specIgnore: string | undefined, gitDefaults: boolean): Ignore {
   const custom = [...sourceIgnorePatterns(root), ...(specIgnore ? lines(specIgnore) : [])];
+  if (!gitDefaults) return ignore().add(custom);
   return ignore().add([...VCS, ...(custom.length ? custom : DEFAULTS)]);
 }
 
-/** Regular files to archive, "/"-separated and relative to the root. */
-export function listArtifactFiles(root: string, specIgnore: string | undefined): string[] {
-  const filter = artifactFilter(root, specIgnore);
+/**
+ * Regular files to archive, "/"-separated and relative to the root. `gitDefaults: false` is the
+ * OCIRepository's rule in Flux: only .sourceignore files and spec.ignore, no VCS or default exclusions.
+ */
+export function listArtifactFiles(root: string, specIgnore: string | undefined, gitDefaults = true): string[] {
+  const filter = artifactFilter(root, specIgnore, gitDefaults);
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
