@@ -1,11 +1,11 @@
 // One reconcile's release work on the target: decide from storage (release-state.ts), act with helm
 // (actions/), re-read storage, decide again — helm-controller's AtomicRelease loop — until in sync, an
 // action fails for good, or a remediation ran (then the reconcile ends not Ready and is retried).
-// Status and conditions are built on a working copy of the object, so each decision sees the last act.
+// Status and conditions are built on a working copy of the object (working-release.ts), so each decision
+// sees the last act.
 import type { HelmRelease, HelmReleaseStatus } from "../../api/helm/helmrelease.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { targetHints } from "../kit/target-cluster.js";
@@ -18,20 +18,19 @@ import {
   driftMode,
 } from "./actions/drift-correction.js";
 import { helmStepFor } from "./actions/helm-steps.js";
-import type { ActionOutcome, HelmStep } from "./actions/release-action.js";
+import type { HelmStep } from "./actions/release-action.js";
 import { type HelmRunner, runAction } from "./actions/run-action.js";
 import { unlockRelease } from "./actions/unlock.js";
 import type { LoadedChart } from "./chart-source.js";
 import type { DriftReport } from "./drift/drift.js";
 import { actionForState, type Desired, determineReleaseState, forceRequested } from "./release-state.js";
-import { historyOf, inventoryOf, settledReady } from "./release-status.js";
-import { clusterScopeOf } from "./inventory-scope.js";
+import { settledReady } from "./release-status.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
 import { commonMetadataDigest, postRenderersDigest } from "./post-render/post-renderer.js";
+import { WorkingRelease } from "./working-release.js";
 
 const MAX_STEPS = 10;
-const GROUP = "helm.toolkit.fluxcd.io";
 
 export interface RunInput {
   hr: HelmRelease;
@@ -55,7 +54,7 @@ export interface RunResult {
 
 export class ReleaseRun {
   private readonly hr: HelmRelease;
-  conditions: Condition[];
+  private readonly working: WorkingRelease;
   private readonly storage: ReleaseStorage;
   /** What the release must match, digests computed once per reconcile. */
   private readonly desired: Desired;
@@ -66,8 +65,8 @@ export class ReleaseRun {
     /** How helm runs: the real one, or a test's fake. */
     private readonly helm: HelmRunner = runAction,
   ) {
-    this.hr = { ...input.hr, status: { ...input.hr.status } };
-    this.conditions = [...(input.hr.status?.conditions ?? [])];
+    this.working = new WorkingRelease(input.hr, events, input.target, input.namespace, input.chart.version);
+    this.hr = this.working.hr;
     this.storage = new ReleaseStorage(input.target.client, input.namespace);
     this.desired = {
       chartName: input.chart.name,
@@ -78,13 +77,14 @@ export class ReleaseRun {
     };
   }
 
+  /** The status the run got to, without its conditions. */
   get status(): HelmReleaseStatus {
-    const { conditions: _, ...rest } = this.hr.status!;
-    return rest;
+    return this.working.status;
   }
 
-  private set(c: Omit<Condition, "lastTransitionTime">) {
-    this.conditions = setCondition(this.conditions, { ...c, observedGeneration: this.hr.metadata.generation });
+  /** The conditions the run got to. */
+  get conditions(): Condition[] {
+    return this.working.conditions;
   }
 
   async run(): Promise<RunResult> {
@@ -123,48 +123,34 @@ export class ReleaseRun {
     throw new ReconcileFailure("ReconciliationFailed", `release ${input.namespace}/${input.release} did not settle`);
   }
 
-  private async record(stored: StoredRelease[], last: StoredRelease | undefined) {
-    const s = this.hr.status!;
-    s.history = historyOf(this.hr, stored);
-    s.storageNamespace = this.input.namespace;
-    if (last && last.info.status === "deployed")
-      s.inventory = inventoryOf(last, await clusterScopeOf(this.input.target, last));
-  }
-
-  private annotations(r?: StoredRelease) {
-    return {
-      [`${GROUP}/revision`]: r?.chart.metadata.version ?? this.input.chart.version,
-      ...(r?.chart.metadata.appVersion ? { [`${GROUP}/app-version`]: r.chart.metadata.appVersion } : {}),
-    };
-  }
-
   /** In sync: status from storage, Ready as the last release action left it, drift noted. */
   private async settled(
     stored: StoredRelease[],
     last: StoredRelease,
     drift: DriftReport | undefined,
   ): Promise<RunResult> {
-    await this.record(stored, last);
+    const w = this.working;
+    await w.record(stored, last);
     const s = this.hr.status!;
     s.observedPostRenderersDigest = this.desired.postRenderersDigest;
     s.observedCommonMetadataDigest = this.desired.commonMetadataDigest;
     const drifted = driftedCondition(this.hr, last, drift);
-    if (!drifted) this.conditions = removeCondition(this.conditions, "Drifted");
-    else this.set(drifted);
-    const released = this.conditions.some((c) => c.type === "Released" && c.status === "True");
-    const ready = settledReady(this.conditions, last);
-    if (!released) this.set({ type: "Released", status: "True", reason: ready.reason, message: ready.message });
-    this.conditions = removeCondition(this.conditions, "Remediated");
-    return { status: this.status, conditions: this.conditions, reason: ready.reason, message: ready.message };
+    if (!drifted) w.drop("Drifted");
+    else w.set(drifted);
+    const released = w.conditions.some((c) => c.type === "Released" && c.status === "True");
+    const ready = settledReady(w.conditions, last);
+    if (!released) w.set({ type: "Released", status: "True", reason: ready.reason, message: ready.message });
+    w.drop("Remediated");
+    return { status: w.status, conditions: w.conditions, reason: ready.reason, message: ready.message };
   }
 
   private async correct(stored: StoredRelease[], last: StoredRelease, drift: DriftReport): Promise<RunResult> {
-    await this.events.record(this.hr, "Warning", "DriftDetected", driftMessage(last, drift), this.annotations(last));
+    await this.working.event("Warning", "DriftDetected", driftMessage(last, drift), last);
     const corrected = await correctReleaseDrift(this.input.target.client, last, drift);
-    await this.events.record(this.hr, "Normal", "DriftCorrected", corrected, this.annotations(last));
+    await this.working.event("Normal", "DriftCorrected", corrected, last);
     const result = await this.settled(stored, last, undefined);
-    this.set({ type: "Drifted", status: "False", reason: "NoDriftDetected", message: corrected });
-    return { ...result, conditions: this.conditions };
+    this.working.set({ type: "Drifted", status: "False", reason: "NoDriftDetected", message: corrected });
+    return { ...result, conditions: this.working.conditions };
   }
 
   /** Runs one helm action; returns its failure (already in conditions and counters), if any. */
@@ -173,7 +159,7 @@ export class ReleaseRun {
     const s = hr.status!;
     if (step.releases) s.lastAttemptedReleaseAction = step.releases;
     const started = Date.now();
-    await input.progressing(step.progress(hr), this.conditions);
+    await input.progressing(step.progress(hr), this.working.conditions);
     let error: Error | undefined;
     try {
       if (step.releases) await applyChartCrds(input.target, input.chart.path, crdPolicy(hr, step.releases));
@@ -193,7 +179,7 @@ export class ReleaseRun {
     if (step.releases) s.lastAttemptedReleaseActionDuration = `${((Date.now() - started) / 1000).toFixed(3)}s`;
     const stored = await this.storage.history(input.release);
     const now = stored.at(-1);
-    await this.record(stored, now);
+    await this.working.record(stored, now);
     const ctx = {
       where: `release ${input.namespace}/${input.release}`,
       chart: `${input.chart.name}@${input.chart.version}`,
@@ -202,14 +188,7 @@ export class ReleaseRun {
       hint: error ? targetHints(hr, input.defaultServiceAccount, error) : "",
     };
     const outcome = error ? step.failed(error, ctx, s) : step.succeeded(ctx);
-    await this.apply(outcome, now);
+    await this.working.apply(outcome, now);
     return error && new ReconcileFailure(outcome.event.reason, outcome.event.message);
-  }
-
-  /** Applies an action's outcome: the condition, the conditions it clears, the event. */
-  private async apply(o: ActionOutcome, r: StoredRelease | undefined) {
-    this.set(o.condition);
-    for (const type of o.drop) this.conditions = removeCondition(this.conditions, type);
-    await this.events.record(this.hr, o.event.type, o.event.reason, o.event.message, this.annotations(r));
   }
 }
