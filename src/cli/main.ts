@@ -4,6 +4,7 @@
 import { Command } from "commander";
 import { closeAllConnections } from "../kube/client.js";
 import { approveCommand } from "./commands/approve.js";
+import { listCommand, pullCommand, pushCommand, tagCommand } from "./commands/artifact.js";
 import { fleetCommand } from "./commands/fleet.js";
 import { statusCommand } from "./commands/status.js";
 import { planCommand } from "./commands/plan.js";
@@ -59,6 +60,10 @@ export function buildProgram(): Command {
   program.addCommand(exportCommand());
   program.addCommand(buildCommand());
   program.addCommand(diffCommand());
+  program.addCommand(pushCommand());
+  program.addCommand(pullCommand());
+  program.addCommand(tagCommand());
+  program.addCommand(listCommand());
   program.addCommand(reconcileCommand());
   program.addCommand(suspendCommand());
   program.addCommand(resumeCommand());

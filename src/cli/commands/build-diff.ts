@@ -3,7 +3,8 @@
 // clusters included. `flotilla build|diff helmrelease NAME [--chart-path] [--values]`: what the
 // HelmRelease would install (flux has neither: fluxcd/flux2#2808). diff exits as flux's does: 0 no
 // change, 1 changes, 2 an error (a bad path, a build or dry-run failure). Secret values are masked, and
-// so is any value taken from a Secret (postBuild substitutions, valuesFrom).
+// so is any value taken from a Secret (postBuild substitutions, valuesFrom). `build|diff artifact` (an OCI
+// artifact against a local directory) live in artifact/.
 import { Command, Option } from "commander";
 import type { KubeObject } from "../../api/meta/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
@@ -15,6 +16,8 @@ import type { PlanEntry, Redactor } from "../../ssa/index.js";
 import { collectSlice } from "./create/flux-refs.js";
 import { ExitError, UsageError } from "../errors.js";
 import { failsWith } from "../runner.js";
+import { buildArtifactCommand } from "./artifact/build-artifact.js";
+import { diffArtifactCommand } from "./artifact/diff-artifact.js";
 
 interface PreviewFlags extends ClusterFlags {
   path?: string;
@@ -131,13 +134,15 @@ export const buildCommand = () =>
   new Command("build")
     .description("Build a Flux resource locally")
     .addCommand(kustomizationVerb("build"))
-    .addCommand(helmReleaseVerb("build"));
+    .addCommand(helmReleaseVerb("build"))
+    .addCommand(buildArtifactCommand());
 // Exit 1 means "changes": a failure, a bug included, is 2.
 export const diffCommand = () =>
   failsWith(
     new Command("diff")
       .description("Diff a Flux resource with the cluster")
       .addCommand(kustomizationVerb("diff"))
-      .addCommand(helmReleaseVerb("diff")),
+      .addCommand(helmReleaseVerb("diff"))
+      .addCommand(diffArtifactCommand()),
     2,
   );
