@@ -7,7 +7,7 @@ import type { Storage } from "../sources/artifact/storage.js";
 import type { Artifact } from "../api/meta/artifact.js";
 import { ReconciledObjects } from "./kit/objects.js";
 
-type Source = KubeObject & { status?: { artifact?: Artifact } };
+export type Source = KubeObject & { status?: { artifact?: Artifact } };
 
 export class SourceObjects<T extends Source> extends ReconciledObjects<T> {
   constructor(

@@ -6,12 +6,11 @@
 import { existsSync, lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { GitRepository } from "../../api/source/git-repository.js";
-import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
-import { pathOf } from "../../api/paths.js";
+import { SOURCE_GROUP } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import { type Condition, REASONS } from "../../api/meta/conditions.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import type { Artifact } from "../../api/meta/artifact.js";
@@ -22,11 +21,10 @@ import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { listArtifactFiles } from "../../sources/git/ignore-rules.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { GIT_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
 import type { Success } from "../kit/outcome.js";
-import { SourceObjects } from "../source-objects.js";
+import { SourceReconciler } from "../source-reconciler.js";
 import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 import { contentConfigChanged, verifyMode } from "./content-config.js";
 import { copyIncludes, resolveIncludes } from "./includes.js";
@@ -72,30 +70,19 @@ function checkLimits(dir: string, files: string[], limits: ArtifactLimits, revis
   }
 }
 
-export class GitRepositoryReconciler implements Reconciler {
-  private readonly objects: SourceObjects<GitRepository>;
-  private readonly finisher: Finisher<GitRepository>;
+export class GitRepositoryReconciler extends SourceReconciler<GitRepository> {
+  protected readonly kind = "GitRepository";
 
   constructor(
-    private readonly cluster: Cluster,
-    readonly storage: Storage,
+    cluster: Cluster,
+    storage: Storage,
     events: EventRecorder,
     private readonly options: GitRepositoryReconcilerOptions = {},
   ) {
-    this.objects = new SourceObjects(cluster, storage);
-    this.finisher = new Finisher(this.objects, events);
+    super(cluster, storage, events);
   }
 
-  private path(ns: string, name: string): string {
-    return pathOf(SERVED_KINDS.GitRepository, ns, name);
-  }
-
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = this.path(req.namespace, req.name);
-    const dir = this.storage.objectDir("GitRepository", req.namespace, req.name);
-    const obj = await this.objects.prepare(path, dir, ctx.cached);
-    if (!obj) return;
-    if (obj.spec.suspend) return this.finisher.suspended(obj, path, ctx);
+  protected async reconcileLive(obj: GitRepository, path: string, dir: string, ctx: ReconcileContext): Promise<Result> {
     let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
     // A failed verification is worked out again; a successful one stands for the stored artifact.
     if (conditions.some((c) => c.type === "SourceVerified" && c.status === "False"))

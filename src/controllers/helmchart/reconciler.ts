@@ -2,50 +2,40 @@
 // directory in a GitRepository's artifact), store it as `<chart>-<version>.tgz` with the version as
 // revision, and report Flux's conditions (Ready/ArtifactInStorage, FetchFailed or BuildFailed) and
 // events. HelmCharts are re-queued when their source's artifact changes (watch.ts).
-import { SERVED_KINDS } from "../../api/kinds.js";
-import { pathOf } from "../../api/paths.js";
 import type { HelmChart } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { Storage } from "../../sources/artifact/storage.js";
 import { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "../../sources/artifact/limits.js";
 import { SourceFetcher } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { HELM_CHART_UNSUPPORTED } from "./unsupported-fields.js";
-import { SourceObjects } from "../source-objects.js";
+import { SourceReconciler } from "../source-reconciler.js";
 import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 import { buildReason, buildSummary, type ChartBuild } from "./build.js";
 import { buildFromGitRepository } from "./from-git-repository.js";
 import { buildFromHelmRepository } from "./from-helm-repository.js";
 
-export class HelmChartReconciler implements Reconciler {
-  private readonly objects: SourceObjects<HelmChart>;
+export class HelmChartReconciler extends SourceReconciler<HelmChart> {
+  protected readonly kind = "HelmChart";
   /** Source objects, read from the controller's informers once the manager hooks them up (useCache). */
   readonly sources: SourceFetcher;
-  private readonly finisher: Finisher<HelmChart>;
 
   constructor(
-    private readonly cluster: Cluster,
-    readonly storage: Storage,
+    cluster: Cluster,
+    storage: Storage,
     events: EventRecorder,
     /** What a Git artifact or a chart may hold, unpacked (--artifact-max-size, --artifact-max-files). */
     private readonly limits: ArtifactLimits = DEFAULT_ARTIFACT_LIMITS,
   ) {
-    this.objects = new SourceObjects(cluster, storage);
+    super(cluster, storage, events);
     this.sources = new SourceFetcher(cluster.client);
-    this.finisher = new Finisher(this.objects, events);
   }
 
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = pathOf(SERVED_KINDS.HelmChart, req.namespace, req.name);
-    const dir = this.storage.objectDir("HelmChart", req.namespace, req.name);
-    const chart = await this.objects.prepare(path, dir, ctx.cached);
-    if (!chart) return;
-    if (chart.spec.suspend) return this.finisher.suspended(chart, path, ctx);
+  protected async reconcileLive(chart: HelmChart, path: string, dir: string, ctx: ReconcileContext): Promise<Result> {
     const generation = chart.metadata.generation;
     const conditions = chart.status?.conditions ?? [];
     const timing = { intervalMs: parseDuration(chart.spec.interval) };

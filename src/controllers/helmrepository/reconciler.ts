@@ -4,46 +4,30 @@ import { objectTimeout } from "../../util/object-timeout.js";
 import { parseDuration } from "../../util/duration.js";
 import { createHash } from "node:crypto";
 import type { HelmRepository } from "../../api/source/helm.js";
-import { SERVED_KINDS } from "../../api/kinds.js";
-import { pathOf } from "../../api/paths.js";
-import type { Cluster } from "../../kube/cluster.js";
 import { REASONS } from "../../api/meta/conditions.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
-import type { EventRecorder } from "../../runtime/events.js";
-import type { Storage } from "../../sources/artifact/storage.js";
+import type { ReconcileContext, Result } from "../../runtime/controller.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
 import { repositoryAuth } from "../../sources/helm/repository-auth.js";
 import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { Finisher } from "../kit/finish.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { HELM_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
 import type { Success } from "../kit/outcome.js";
-import { SourceObjects } from "../source-objects.js";
+import { SourceReconciler } from "../source-reconciler.js";
 import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
 
 const MAX_INDEX_BYTES = 50 * 1024 * 1024;
 
-export class HelmRepositoryReconciler implements Reconciler {
-  private readonly objects: SourceObjects<HelmRepository>;
-  private readonly finisher: Finisher<HelmRepository>;
+export class HelmRepositoryReconciler extends SourceReconciler<HelmRepository> {
+  protected readonly kind = "HelmRepository";
 
-  constructor(
-    private readonly cluster: Cluster,
-    readonly storage: Storage,
-    events: EventRecorder,
-  ) {
-    this.objects = new SourceObjects(cluster, storage);
-    this.finisher = new Finisher(this.objects, events);
-  }
-
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const path = pathOf(SERVED_KINDS.HelmRepository, req.namespace, req.name);
-    const dir = this.storage.objectDir("HelmRepository", req.namespace, req.name);
-    const repo = await this.objects.prepare(path, dir, ctx.cached);
-    if (!repo) return;
-    if (repo.spec.suspend) return this.finisher.suspended(repo, path, ctx);
+  protected async reconcileLive(
+    repo: HelmRepository,
+    path: string,
+    dir: string,
+    ctx: ReconcileContext,
+  ): Promise<Result> {
     const timing = { intervalMs: repo.spec.interval ? parseDuration(repo.spec.interval) : 60_000 };
     const generation = repo.metadata.generation;
     const conditions = repo.status?.conditions ?? [];
