@@ -2,6 +2,8 @@
 # Builds flotilla's upstream toolchain from Go modules (never from release downloads):
 #   flotilla-kube  etcd + kube-apiserver + kube-controller-manager + kube-scheduler + kubectl
 #   kwok, helm, kustomize
+#   registry  the CNCF distribution registry (OCI tests and the local fleet serve artifacts from it)
+#   flux      the flux CLI (tests check that flotilla and Flux read each other's OCI artifacts)
 # Binaries go to $FLOTILLA_TOOLS_DIR/bin (default ~/.cache/flotilla/tools/bin), outside the work tree,
 # so a fresh clone on the same machine (CI) reuses them. A stamp per tool (hash of its pins, go.mod,
 # go.sum, sources, build flags and Go version) makes an unchanged tool a no-op.
@@ -15,7 +17,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/versions.env"
 tools_dir="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}"
 bin="$tools_dir/bin"
-all_tools=(controlplane kwok helm kustomize)
+all_tools=(controlplane kwok helm kustomize registry flux)
 
 die() { echo "flotilla tools: error: $*" >&2; exit 1; }
 
@@ -55,6 +57,8 @@ ldflags_for() {
     kwok) echo "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${KWOK_VERSION#v}" ;;
     helm) echo "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ;;
     kustomize) echo "-s -w -X sigs.k8s.io/kustomize/api/provenance.version=$KUSTOMIZE_VERSION" ;;
+    registry) echo "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION" ;;
+    flux) echo "-s -w -X main.VERSION=${FLUX_VERSION#v}" ;;
   esac
 }
 package_for() {
@@ -63,23 +67,57 @@ package_for() {
     kwok) echo "sigs.k8s.io/kwok/cmd/kwok" ;;
     helm) echo "helm.sh/helm/v4/cmd/helm" ;;
     kustomize) echo "sigs.k8s.io/kustomize/kustomize/v5" ;;
+    registry) echo "." ;; # cmd/registry's main plus `registry htpasswd` (tools/registry/main.go)
+    flux) echo "github.com/fluxcd/flux2/v2/cmd/flux" ;;
   esac
 }
 version_of() {
   case "$1" in
     controlplane) echo "$KUBERNETES_VERSION (etcd $ETCD_VERSION)" ;;
     kwok) echo "$KWOK_VERSION" ;; helm) echo "$HELM_VERSION" ;; kustomize) echo "$KUSTOMIZE_VERSION" ;;
+    registry) echo "$REGISTRY_VERSION" ;; flux) echo "$FLUX_VERSION" ;;
   esac
 }
+# The wrapper module of each tool; tools/flux/ holds the benchmark controllers (tools/build-flux.sh).
+dir_for() { [[ "$1" == flux ]] && echo "$here/flux-cli" || echo "$here/$1"; }
 output_for() { [[ "$1" == controlplane ]] && echo flotilla-kube || echo "$1"; }
+
+# The pins a tool's stamp covers: the shared block of versions.env, plus its own pin when it sits below
+# the marker (so a new tool there does not make the Kubernetes toolchain look outdated).
+pins_for() {
+  sed '/^# --- tools stamped by their own pin only ---$/,$d' "$here/versions.env"
+  case "$1" in
+    registry) grep '^REGISTRY_VERSION=' "$here/versions.env" ;;
+    flux) grep '^FLUX_VERSION=' "$here/versions.env" ;;
+  esac
+}
+
+# flux2's cmd/flux embeds manifests/*.yaml, which its Makefile generates from GitHub release downloads;
+# the module zip holds none, so the module does not build as published. tools/flux-cli/go.mod replaces
+# it with ./flux2: the module as downloaded (and verified) by Go, plus one placeholder there. Only
+# `flux install`'s offline manifests are missing from that binary; flotilla's tests use the artifact verbs.
+prepare_flux_source() {
+  local dir="$here/flux-cli/flux2" src scratch
+  scratch="$(mktemp -d)"
+  src="$(cd "$scratch" && GOFLAGS= go mod download -json "github.com/fluxcd/flux2/v2@$FLUX_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+  rmdir "$scratch"
+  [[ -d "$src/cmd/flux" ]] || die "could not download github.com/fluxcd/flux2/v2@$FLUX_VERSION (GOPROXY=$(go env GOPROXY))."
+  rm -rf "$dir"
+  cp -R "$src" "$dir"
+  chmod -R u+w "$dir"
+  mkdir -p "$dir/cmd/flux/manifests"
+  printf '# Not bundled: flotilla builds flux for its artifact verbs; use `flux install --manifests <dir>`.\n' \
+    > "$dir/cmd/flux/manifests/not-bundled.yaml"
+}
 
 stamp_for() {
   local t="$1"
   {
-    cat "$here/versions.env"
+    pins_for "$t"
     echo "$go_version $(ldflags_for "$t") $(package_for "$t")"
-    cat "$here/$t"/go.mod "$here/$t"/go.sum
-    cat "$here/$t"/*.go 2>/dev/null || true
+    cat "$(dir_for "$t")"/go.mod "$(dir_for "$t")"/go.sum
+    cat "$(dir_for "$t")"/*.go 2>/dev/null || true
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -131,7 +169,8 @@ for t in "${tools[@]}"; do
     continue
   fi
   echo "flotilla tools: building $out $(version_of "$t") from Go modules (a cold build of the whole toolchain takes 20-45 min on 2 cores)..." >&2
-  cd "$here/$t"
+  [[ "$t" != flux ]] || prepare_flux_source
+  cd "$(dir_for "$t")"
   go mod download >&2 || die "downloading Go modules for $t failed: is the Go module proxy reachable? (GOPROXY=$(go env GOPROXY))"
   pkg="$(package_for "$t")"
   total="$(go list -deps "$pkg" 2>/dev/null | wc -l)"
