@@ -1,11 +1,10 @@
 // Flux's OCI artifact format, as fluxcd/pkg/oci push.go writes it through go-containerregistry: an OCI
-// image manifest whose config has the media type application/vnd.cncf.flux.config.v1+json (a Docker
-// image config holding only `created` and the layer's diff id), one content layer
+// image manifest whose config has the media type application/vnd.cncf.flux.config.v1+json (an empty
+// image config holding only `created`), one content layer
 // application/vnd.cncf.flux.content.v1.tar+gzip, and the org.opencontainers.image.{created,source,
 // revision} annotations on the manifest (source and revision present even when empty, as Flux writes
 // them), plus any user annotations over those.
-import { gunzipSync } from "node:zlib";
-import { type RegistryClient, sha256Digest } from "./client.js";
+import type { RegistryClient } from "./client.js";
 import { OciError, OciNotFoundError, OciTooLargeError } from "./errors.js";
 import {
   CREATED_ANNOTATION,
@@ -43,17 +42,14 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 
 export const nowRfc3339 = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
-/** The config blob go-containerregistry writes for Flux: keys in its struct order. */
-export function fluxConfig(created: string, diffId: string): Buffer {
+/**
+ * The config blob Flux pushes: go-containerregistry's empty image config with `created` set, in its
+ * struct's key order. Its media type is not an image config's, so go-containerregistry (v0.21) adds
+ * neither the layer's diff id nor a history entry: `diff_ids` stays null.
+ */
+export function fluxConfig(created: string): Buffer {
   return Buffer.from(
-    JSON.stringify({
-      architecture: "",
-      created,
-      history: [{ created: "0001-01-01T00:00:00Z" }],
-      os: "",
-      rootfs: { type: "layers", diff_ids: [diffId] },
-      config: {},
-    }),
+    JSON.stringify({ architecture: "", created, os: "", rootfs: { type: "layers", diff_ids: null }, config: {} }),
   );
 }
 
@@ -68,19 +64,15 @@ export async function pushArtifact(
   const created = meta.created ?? nowRfc3339();
   if (!RFC3339.test(created))
     throw new OciError(`invalid created timestamp "${created}": expected RFC 3339, e.g. 2024-01-02T15:04:05Z`);
-  let diffId: string;
-  try {
-    diffId = sha256Digest(gunzipSync(content));
-  } catch {
+  if (content[0] !== 0x1f || content[1] !== 0x8b)
     throw new OciError(`the content pushed to ${formatOciUrl(ref)} is not gzip (Flux's content layer is a tar.gz)`);
-  }
   const annotations: Record<string, string> = {
     [CREATED_ANNOTATION]: created,
     [SOURCE_ANNOTATION]: meta.source ?? "",
     [REVISION_ANNOTATION]: meta.revision ?? "",
     ...meta.annotations,
   };
-  const config = fluxConfig(annotations[CREATED_ANNOTATION]!, diffId);
+  const config = fluxConfig(annotations[CREATED_ANNOTATION]!);
   const configDigest = await client.pushBlob(ref.repository, config);
   const layerDigest = await client.pushBlob(ref.repository, content);
   const manifest: OciManifest = {
