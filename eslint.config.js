@@ -48,6 +48,7 @@ const subfolders = {
     "drift-watch": ["kit"],
     gitrepository: ["kit", "drift-watch"],
     helmrepository: ["kit", "drift-watch"],
+    ocirepository: ["kit", "drift-watch"],
     helmchart: ["kit", "drift-watch"],
     kustomization: ["kit", "drift-watch"],
     helmrelease: ["kit", "drift-watch"],

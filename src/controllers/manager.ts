@@ -1,8 +1,8 @@
 // The controller process: one manager running the source controllers (GitRepository, HelmRepository,
-// HelmChart), the Kustomization, HelmRelease and Receiver controllers with Flux's flags. Probes and
-// metrics serve at once; the artifact server, the webhook receiver server and the controllers start
-// only once this process leads (Lease), and losing the lease ends the process so a healthy replica
-// takes over.
+// HelmChart, OCIRepository), the Kustomization, HelmRelease and Receiver controllers with Flux's
+// flags. Probes and metrics serve at once; the artifact server, the webhook receiver server and the
+// controllers start only once this process leads (Lease), and losing the lease ends the process so a
+// healthy replica takes over.
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setDefaultRateLimit } from "../kube/client.js";
@@ -21,6 +21,7 @@ import { SourceFetcher } from "../sources/consumer.js";
 import { gitRepositoryController } from "./gitrepository/setup.js";
 import { helmChartController } from "./helmchart/setup.js";
 import { helmRepositoryController } from "./helmrepository/setup.js";
+import { ociRepositoryController } from "./ocirepository/setup.js";
 import { type ControllerDeps, type ControllerSetup, createController } from "./kit/setup.js";
 import { kustomizationController } from "./kustomization/setup.js";
 import { helmReleaseController } from "./helmrelease/setup.js";
@@ -91,6 +92,7 @@ export const CONTROLLERS: ControllerSetup[] = [
   gitRepositoryController,
   helmRepositoryController,
   helmChartController,
+  ociRepositoryController,
   kustomizationController,
   helmReleaseController,
   receiverController,

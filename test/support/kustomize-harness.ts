@@ -5,6 +5,7 @@
 export type { KustomizationsIn };
 import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/kustomization.js";
 import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
+import { ociRepositoryCrd } from "../../src/api/source/oci-repository.js";
 import { gitRepositoryController } from "../../src/controllers/gitrepository/setup.js";
 import { type ControllerFlags, type ControllerSetup, createController } from "../../src/controllers/kit/setup.js";
 import { kustomizationController } from "../../src/controllers/kustomization/setup.js";
@@ -58,10 +59,12 @@ export async function startKustomizeHarness(
   const { prefix, ...flags } = options;
   const mgmt = planeCluster("management");
   const log = createLogger({ level: "error", write: () => {} });
-  for (const crd of [gitRepositoryCrd(), kustomizationCrd()])
+  // OCIRepository too: the Kustomization controller watches it as a source.
+  for (const crd of [gitRepositoryCrd(), ociRepositoryCrd(), kustomizationCrd()])
     await mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
   await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 10_000);
   await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 10_000);
+  await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "OCIRepository" }, 10_000);
   const ns = await testNamespace(mgmt.client, prefix ?? "ks");
   const git: GitHttpServer = await startGitHttpServer();
   const repo = await git.createRepo("platform");

@@ -14,7 +14,7 @@ export const kustomizationController: ControllerSetup<
 > = {
   name: "kustomization",
   kind: { group: KUSTOMIZE_GROUP, version: "v1", kind: "Kustomization" },
-  watches: [sourceWatch("GitRepository")],
+  watches: [sourceWatch("GitRepository"), sourceWatch("OCIRepository")],
   indexes: { [SOURCE_INDEX]: sourceIndex },
   reconciler: ({ cluster, sources, events, flags }) => new KustomizationReconciler(cluster, sources, events, flags),
   connect: (controller, { cluster, sources, flags }) => {

@@ -18,7 +18,7 @@ export const KUSTOMIZATION_UNSUPPORTED: UnsupportedField<KustomizationSpec>[] = 
     field: "spec.sourceRef.kind ExternalArtifact",
     find: (s) =>
       (s.sourceRef?.kind as string) === "ExternalArtifact" ? "spec.sourceRef.kind 'ExternalArtifact'" : undefined,
-    instead: "use a GitRepository, or an OCIRepository or Bucket served by Flux's source-controller",
+    instead: "use a GitRepository or an OCIRepository, or a Bucket served by Flux's source-controller",
   },
   {
     field: "spec.ignore",
