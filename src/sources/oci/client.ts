@@ -291,11 +291,16 @@ async function readJson(res: Response, maxBytes: number, what: string, registry:
   }
 }
 
-/** The next page's path from a Link header (relative or absolute), or undefined on the last page. */
+/** The next page's path from a Link header (relative, or absolute on the same registry), or undefined on the last page. */
 export function nextLink(link: string | undefined, current: string, registry: string): string | undefined {
   if (!link) return undefined;
   const m = /<([^>]+)>\s*;[^,]*rel="?next"?/.exec(link);
   if (!m) return undefined;
   const target = new URL(m[1]!, `http://${registry}${current}`);
-  return target.host === registry ? `${target.pathname}${target.search}` : undefined;
+  // Credentials and the page cap are per registry: a list continued elsewhere is refused, not cut short.
+  if (target.host !== registry)
+    throw new OciProtocolError(
+      `registry ${registry} points the next page of tags at another host (${target.host}): refused`,
+    );
+  return `${target.pathname}${target.search}`;
 }
