@@ -12,9 +12,9 @@ describe("nextLink (tag list pagination)", () => {
     expect(nextLink('<https://127.0.0.1:5000/v2/app/tags/list?last=c>; rel="next"', current, "127.0.0.1:5000")).toBe(
       "/v2/app/tags/list?last=c",
     );
-    expect(
+    expect(() =>
       nextLink('<https://evil.example/v2/app/tags/list?last=c>; rel="next"', current, "127.0.0.1:5000"),
-    ).toBeUndefined();
+    ).toThrow("registry 127.0.0.1:5000 points the next page of tags at another host (evil.example): refused");
   });
   it("ends without a Link header or without rel=next", () => {
     expect(nextLink(undefined, current, "r")).toBeUndefined();
