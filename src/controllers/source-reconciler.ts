@@ -4,17 +4,18 @@
 import { SERVED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
 import type { Cluster } from "../kube/cluster.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../runtime/controller.js";
+import type { ReconcileContext, Request, Result } from "../runtime/controller.js";
 import type { EventRecorder } from "../runtime/events.js";
 import type { Storage } from "../sources/artifact/storage.js";
-import { Finisher } from "./kit/finish.js";
+import { ObjectReconciler } from "./kit/object-reconciler.js";
 import { type Source, SourceObjects } from "./source-objects.js";
 
 type SourceKind = "GitRepository" | "HelmRepository" | "HelmChart" | "OCIRepository";
 
-export abstract class SourceReconciler<T extends Source & { spec: { suspend?: boolean } }> implements Reconciler {
-  protected readonly objects: SourceObjects<T>;
-  protected readonly finisher: Finisher<T>;
+export abstract class SourceReconciler<T extends Source & { spec: { suspend?: boolean } }> extends ObjectReconciler<
+  T,
+  SourceObjects<T>
+> {
   /** The kind reconciled: its API path and its storage directory. */
   protected abstract readonly kind: SourceKind;
 
@@ -23,8 +24,7 @@ export abstract class SourceReconciler<T extends Source & { spec: { suspend?: bo
     readonly storage: Storage,
     events: EventRecorder,
   ) {
-    this.objects = new SourceObjects(cluster, storage);
-    this.finisher = new Finisher(this.objects, events);
+    super(new SourceObjects(cluster, storage), events);
   }
 
   /** One attempt on a live, not suspended source with Flux's finalizer; `dir` is its storage directory. */

@@ -4,27 +4,25 @@
 import type { KubeObject } from "../../api/meta/object.js";
 import { FLUX_FINALIZER } from "../../api/meta/annotations.js";
 import type { Cluster } from "../../kube/cluster.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
-import { Finisher } from "./finish.js";
+import { ObjectReconciler } from "./object-reconciler.js";
 import { ReconciledObjects } from "./objects.js";
 
 /** Flux's --requeue-dependency default. */
 const REQUEUE_DEPENDENCY_MS = 30_000;
 
-export abstract class AppReconciler<T extends KubeObject & { spec: { suspend?: boolean } }> implements Reconciler {
-  protected readonly objects: ReconciledObjects<T>;
-  protected readonly finisher: Finisher<T>;
-
+export abstract class AppReconciler<
+  T extends KubeObject & { spec: { suspend?: boolean } },
+> extends ObjectReconciler<T> {
   constructor(
     protected readonly cluster: Cluster,
     protected readonly sources: SourceFetcher,
     protected readonly events: EventRecorder,
     private readonly requeueDependencyMs?: number,
   ) {
-    this.objects = new ReconciledObjects(cluster);
-    this.finisher = new Finisher(this.objects, events);
+    super(new ReconciledObjects(cluster), events);
   }
 
   /** How long to wait for another object (a dependency, a source's artifact): Flux's --requeue-dependency. */

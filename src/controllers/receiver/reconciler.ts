@@ -11,11 +11,11 @@ import type { Receiver, ReceiverSpec } from "../../api/notification/receiver.js"
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { setCondition } from "../../runtime/conditions.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { formatDuration, parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../kit/failure.js";
-import { Finisher } from "../kit/finish.js";
+import { ObjectReconciler } from "../kit/object-reconciler.js";
 import { ReconciledObjects } from "../kit/objects.js";
 import { unsupportedField } from "../kit/unsupported.js";
 import { type CrossNamespacePolicy, crossNamespaceFailure, crossNamespacePolicy } from "./cross-namespace.js";
@@ -53,17 +53,13 @@ export function refusal(
   return crossNamespaceFailure(spec, namespace, crossNamespace);
 }
 
-export class ReceiverReconciler implements Reconciler {
-  private readonly objects: ReconciledObjects<Receiver>;
-  private readonly finisher: Finisher<Receiver>;
-
+export class ReceiverReconciler extends ObjectReconciler<Receiver> {
   constructor(
     private readonly cluster: Cluster,
     events: EventRecorder,
     private readonly crossNamespace: CrossNamespacePolicy,
   ) {
-    this.objects = new ReconciledObjects(cluster);
-    this.finisher = new Finisher(this.objects, events);
+    super(new ReconciledObjects(cluster), events);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {

@@ -7,11 +7,11 @@ import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { parseDuration } from "../../util/duration.js";
 import { asFailure, ReconcileFailure } from "../../controllers/kit/failure.js";
-import { Finisher } from "../../controllers/kit/finish.js";
+import { ObjectReconciler } from "../../controllers/kit/object-reconciler.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
 import type { Success } from "../../controllers/kit/outcome.js";
 import { targetCluster } from "../../controllers/kit/target-cluster.js";
@@ -22,16 +22,12 @@ export function ownerTenantControlPlane(c: FleetCluster): string | undefined {
   return c.metadata.ownerReferences?.find((o) => o.kind === USED_KINDS.TenantControlPlane.kind && o.controller)?.name;
 }
 
-export class ClusterReconciler implements Reconciler {
-  private readonly objects: ReconciledObjects<FleetCluster>;
-  private readonly finisher: Finisher<FleetCluster>;
-
+export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
   constructor(
     private readonly cluster: Cluster,
     events: EventRecorder,
   ) {
-    this.objects = new ReconciledObjects(cluster);
-    this.finisher = new Finisher(this.objects, events);
+    super(new ReconciledObjects(cluster), events);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {

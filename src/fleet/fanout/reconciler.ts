@@ -8,12 +8,12 @@ import type { FleetCluster } from "../../api/fleet/cluster.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
-import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
+import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ArtifactNotReadyError, type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
 import { parseDuration } from "../../util/duration.js";
 import { ReconcileFailure } from "../../controllers/kit/failure.js";
-import { Finisher } from "../../controllers/kit/finish.js";
+import { ObjectReconciler } from "../../controllers/kit/object-reconciler.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
 import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
 import { isReady, selects } from "../clusters.js";
@@ -39,10 +39,7 @@ import { holdChild, releaseChild } from "./removal.js";
 
 const RECHECK_MS = 15_000;
 
-export class FanOutReconciler<P extends FleetParent> implements Reconciler {
-  private readonly objects: ReconciledObjects<P>;
-  private readonly finisher: Finisher<P>;
-
+export class FanOutReconciler<P extends FleetParent> extends ObjectReconciler<P> {
   constructor(
     private readonly kind: ChildKind<P>,
     private readonly cluster: Cluster,
@@ -52,8 +49,7 @@ export class FanOutReconciler<P extends FleetParent> implements Reconciler {
     /** --no-cross-namespace-refs */
     private readonly noCrossNamespaceRefs = false,
   ) {
-    this.objects = new ReconciledObjects(cluster);
-    this.finisher = new Finisher(this.objects, events);
+    super(new ReconciledObjects(cluster), events);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
