@@ -59,13 +59,14 @@ describe("Flux fields flotilla does not implement", () => {
     expect(unsupportedField(spec, KUSTOMIZATION_UNSUPPORTED)).toBeUndefined();
   });
 
-  it("stalls an OCI HelmRepository, by type or by oci:// URL, saying OCI is not supported", () => {
+  it("stalls an oci:// URL on a default-type HelmRepository, and leaves an OCI HelmRepository to its HelmCharts", () => {
     const repo = (spec: Partial<HelmRepository["spec"]>) =>
       unsupportedField({ url: "https://charts.example.com", ...spec }, HELM_REPOSITORY_UNSUPPORTED);
-    expect(repo({ type: "oci", url: "oci://ghcr.io/org/charts" })?.message).toBe(
-      "OCI HelmRepository (spec.type 'oci') is not supported by flotilla: serve the charts from an HTTP(S) Helm repository (spec.type: default, an https:// URL)",
+    expect(repo({ url: "oci://ghcr.io/org/charts" })?.message).toBe(
+      "an oci:// spec.url ('oci://ghcr.io/org/charts') with spec.type 'default' is not supported by flotilla: " +
+        "set spec.type: oci for a chart registry, or use an OCIRepository with a HelmRelease chartRef",
     );
-    expect(repo({ url: "oci://ghcr.io/org/charts" })?.message).toMatch(/^OCI HelmRepository \(an oci:\/\/ spec\.url\)/);
+    expect(repo({ type: "oci", url: "oci://ghcr.io/org/charts" })).toBeUndefined();
     expect(repo({ type: "default" })).toBeUndefined();
   });
 

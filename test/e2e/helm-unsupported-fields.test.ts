@@ -1,7 +1,7 @@
-// No silent skips for Helm sources: an OCI HelmRepository (flotilla has no OCI client) is Stalled
-// saying so, instead of being skipped with no status while its HelmCharts wait for ever with "no
-// artifact"; a HelmChart from it fails naming the repository; a HelmChart asking for signature
-// verification is Stalled by name; an unknown spec field is pruned by the API server.
+// No silent skips for Helm sources: an oci:// URL on a default-type HelmRepository is Stalled saying
+// to set spec.type oci (OCI HelmRepositories themselves: helmchart-oci-helm-repository.test.ts); a
+// HelmChart asking for signature verification is Stalled by name; an unknown spec field is pruned by
+// the API server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HelmChart, HelmRepository } from "../../src/api/source/helm.js";
 import type { Condition } from "../../src/api/meta/conditions.js";
@@ -24,26 +24,15 @@ afterAll(async () => {
 });
 
 describe("Helm source fields flotilla does not implement", () => {
-  it("an OCI HelmRepository is Stalled saying OCI is not supported, and a HelmChart from it says why it cannot build", async () => {
-    await sc.create("helmrepositories", "oci-charts", { url: "oci://ghcr.io/example/charts", type: "oci" });
+  it("an oci:// URL on a default-type HelmRepository is Stalled saying to set spec.type oci", async () => {
+    await sc.create("helmrepositories", "oci-charts", { url: "oci://ghcr.io/example/charts" });
     const repo = await sc.waitReady<HelmRepository>("helmrepositories", "oci-charts", "False");
     expect(condition(repo, "Ready")?.reason).toBe("UnsupportedField");
     expect(condition(repo, "Ready")?.message).toBe(
-      "OCI HelmRepository (spec.type 'oci') is not supported by flotilla: serve the charts from an HTTP(S) Helm " +
-        "repository (spec.type: default, an https:// URL)",
+      "an oci:// spec.url ('oci://ghcr.io/example/charts') with spec.type 'default' is not supported by flotilla: " +
+        "set spec.type: oci for a chart registry, or use an OCIRepository with a HelmRelease chartRef",
     );
     expect(condition(repo, "Stalled")?.status).toBe("True");
-
-    await sc.create("helmcharts", "from-oci", {
-      chart: "podinfo",
-      sourceRef: { kind: "HelmRepository", name: "oci-charts" },
-    });
-    const chart = await sc.waitReady<HelmChart>("helmcharts", "from-oci", "False");
-    expect(condition(chart, "Ready")?.reason).toBe("UnsupportedSource");
-    expect(condition(chart, "Ready")?.message).toBe(
-      `HelmRepository '${ns}/oci-charts' is an OCI HelmRepository, which flotilla does not support: serve the ` +
-        "charts from an HTTP(S) Helm repository (spec.type: default, an https:// URL)",
-    );
   });
 
   it("a HelmChart with spec.verify is Stalled naming it", async () => {

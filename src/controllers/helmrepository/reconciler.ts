@@ -5,7 +5,9 @@ import { parseDuration } from "../../util/duration.js";
 import { createHash } from "node:crypto";
 import type { HelmRepository } from "../../api/source/helm.js";
 import { REASONS } from "../../api/meta/conditions.js";
-import type { ReconcileContext, Result } from "../../runtime/controller.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
+import { pathOf } from "../../api/paths.js";
+import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import { maskUrlCredentials } from "../../sources/git/credentials.js";
 import { type BasicAuth, download, normalizeRepoUrl, parseIndex } from "../../sources/helm/index.js";
 import { repositoryAuth } from "../../sources/helm/repository-auth.js";
@@ -13,6 +15,7 @@ import { repositoryTls, type TlsMaterial } from "../../sources/helm/tls.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { HELM_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
+import { isStaticOci, keepStatic } from "./oci-static.js";
 import type { Success } from "../kit/outcome.js";
 import { SourceReconciler } from "../source-reconciler.js";
 import { artifactStored, failedStep, sourceFailure } from "../source-status.js";
@@ -21,6 +24,14 @@ const MAX_INDEX_BYTES = 50 * 1024 * 1024;
 
 export class HelmRepositoryReconciler extends SourceReconciler<HelmRepository> {
   protected readonly kind = "HelmRepository";
+
+  override async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    // Read before the finalizer is added: an OCI repository never gets one.
+    const path = pathOf(SERVED_KINDS.HelmRepository, req.namespace, req.name);
+    const repo = await this.objects.read(path, ctx.cached);
+    if (repo && isStaticOci(repo)) return keepStatic(this.objects, this.storage, repo, path);
+    return super.reconcile(req, ctx);
+  }
 
   protected async reconcileLive(
     repo: HelmRepository,
@@ -35,7 +46,7 @@ export class HelmRepositoryReconciler extends SourceReconciler<HelmRepository> {
     let artifact = previous;
     let outcome: Success;
     try {
-      // An OCI repository included: Stalled saying so, rather than skipped with no status.
+      // An oci:// URL without type oci: Stalled saying so, rather than failing to find an index.
       refuseUnsupported(repo.spec, HELM_REPOSITORY_UNSUPPORTED);
       const { auth, tls } = await this.credentials(repo);
       const url = normalizeRepoUrl(repo.spec.url);

@@ -20,7 +20,5 @@ export const KUBECONFIG_CONFIGMAP_REF: UnsupportedField<{ kubeConfig?: { configM
 export const isOciRepository = (repo: HelmRepository) =>
   repo.spec.type === "oci" || /^oci:\/\//i.test(repo.spec.url ?? "");
 
-export const OCI_INSTEAD = "serve the charts from an HTTP(S) Helm repository (spec.type: default, an https:// URL)";
-
 /** Why a chart's signature is not verified (also the HelmRelease's chart template). */
-export const VERIFY_INSTEAD = "chart signatures are only verified for OCI charts, which flotilla does not pull";
+export const VERIFY_INSTEAD = "flotilla does not verify chart signatures (cosign, notation) yet";

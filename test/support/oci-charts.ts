@@ -1,0 +1,61 @@
+// Charts in a real OCI registry (oci-registry.ts), put there the way chart authors do it: written as a
+// directory, `helm package`d and `helm push`ed by the real helm (its OCI layout and media types).
+//
+//   const reg = await startOciRegistry();
+//   await pushChart(reg, "web", "1.2.0");            // oci://127.0.0.1:PORT/charts/web:1.2.0
+//   await pushChart(reg, "web", "1.3.0", { message: "new" });
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { makeWorkDir } from "../../src/util/work-dir.js";
+import { helmEnv, runHelm } from "./chart-repo.js";
+import type { OciRegistry } from "./oci-registry.js";
+
+export const CHARTS_PATH = "charts";
+
+export interface PushChartOptions {
+  /** The ConfigMap's `message` (values.yaml), to tell versions apart on a cluster. */
+  message?: string;
+  /** Credentials when the registry has htpasswd on. */
+  auth?: { username: string; password: string };
+}
+
+const chartFiles = (name: string, version: string, message: string): Record<string, string> => ({
+  "Chart.yaml": `apiVersion: v2\nname: ${name}\nversion: ${version}\ntype: application\n`,
+  "values.yaml": `message: ${JSON.stringify(message)}\n`,
+  "templates/configmap.yaml": [
+    "apiVersion: v1",
+    "kind: ConfigMap",
+    "metadata:",
+    "  name: {{ .Release.Name }}-{{ .Chart.Name }}",
+    "data:",
+    "  chart: {{ .Chart.Name }}-{{ .Chart.Version }}",
+    "  message: {{ .Values.message | quote }}",
+    "",
+  ].join("\n"),
+});
+
+/** Packages chart name@version and pushes it to `<registry>/charts/<name>:<version>` with the real helm. */
+export async function pushChart(
+  reg: OciRegistry,
+  name: string,
+  version: string,
+  opts: PushChartOptions = {},
+): Promise<void> {
+  const work = makeWorkDir("flotilla-oci-chart-");
+  const env = helmEnv(join(work, "home"));
+  const src = join(work, "src", name);
+  for (const [file, text] of Object.entries(chartFiles(name, version, opts.message ?? `${name} ${version}`))) {
+    mkdirSync(dirname(join(src, file)), { recursive: true });
+    writeFileSync(join(src, file), text);
+  }
+  await runHelm(["package", src, "--destination", work], env);
+  const tls = reg.caPem ? ["--ca-file", writeCa(work, reg.caPem)] : ["--plain-http"];
+  const auth = opts.auth ? ["--username", opts.auth.username, "--password", opts.auth.password] : [];
+  await runHelm(["push", join(work, `${name}-${version}.tgz`), `${reg.url}/${CHARTS_PATH}`, ...tls, ...auth], env);
+}
+
+function writeCa(dir: string, pem: string): string {
+  const file = join(dir, "ca.crt");
+  writeFileSync(file, pem);
+  return file;
+}
