@@ -10,13 +10,11 @@ import {
   anyValue,
   arr,
   bool,
-  condition,
   duration,
   healthCheckExprs,
   ignoreRules,
   images,
   int,
-  inventory,
   labelsAndAnnotations,
   obj,
   patches,
@@ -27,8 +25,9 @@ import {
   type Schema,
   type VersionSchema,
 } from "../crd.js";
+import { helmReleaseStatus, type HelmReleaseVersion } from "./helmrelease-status-schema.js";
 
-type Version = "v2" | "v2beta2" | "v2beta1";
+type Version = HelmReleaseVersion;
 const name = (max: number) => str({ minLength: 1, maxLength: max });
 const crossRef = (kinds: string[]) =>
   obj({ apiVersion: str(), kind: str({ enum: kinds }), name: name(253), namespace: name(63) }, ["kind", "name"]);
@@ -230,76 +229,8 @@ const spec = (v: Version) => {
   ]);
 };
 
-const history = (v: Version) => {
-  const date = () => str({ format: "date-time" });
-  const testHook = obj({ lastCompleted: date(), lastStarted: date(), phase: str() });
-  return arr(
-    obj(
-      {
-        ...(v === "v2" ? { action: str() } : {}),
-        apiVersion: str(),
-        appVersion: str(),
-        chartName: str(),
-        chartVersion: str(),
-        configDigest: str(),
-        deleted: date(),
-        digest: str(),
-        firstDeployed: date(),
-        lastDeployed: date(),
-        name: str(),
-        namespace: str(),
-        ociDigest: str(),
-        status: str(),
-        testHooks: { type: "object", additionalProperties: testHook },
-        version: int(),
-      },
-      [
-        "chartName",
-        "chartVersion",
-        "configDigest",
-        "digest",
-        "firstDeployed",
-        "lastDeployed",
-        "name",
-        "namespace",
-        "status",
-        "version",
-      ],
-    ),
-  );
-};
-
-const status = (v: Version) => {
-  const int64 = () => int({ format: "int64" });
-  return obj({
-    conditions: arr(condition()),
-    failures: int64(),
-    helmChart: str(),
-    history: history(v),
-    installFailures: int64(),
-    lastAttemptedConfigDigest: str(),
-    lastAttemptedGeneration: int64(),
-    lastAttemptedReleaseAction: v === "v2beta1" ? str() : str({ enum: ["install", "upgrade"] }),
-    lastAttemptedRevision: str(),
-    lastAttemptedValuesChecksum: str(),
-    lastHandledForceAt: str(),
-    lastHandledReconcileAt: str(),
-    lastHandledResetAt: str(),
-    lastReleaseRevision: int(),
-    observedGeneration: int64(),
-    observedPostRenderersDigest: str(),
-    storageNamespace: v === "v2beta1" ? str() : name(63),
-    upgradeFailures: int64(),
-    ...(v === "v2beta1" ? { lastAppliedRevision: str() } : { lastAttemptedRevisionDigest: str() }),
-    ...(v === "v2beta2" ? { lastAppliedRevision: str() } : {}),
-    ...(v === "v2"
-      ? { inventory: inventory(), lastAttemptedReleaseActionDuration: str(), observedCommonMetadataDigest: str() }
-      : {}),
-  });
-};
-
 export const helmReleaseSchemas: Record<Version, VersionSchema> = {
-  v2: { spec: spec("v2"), status: status("v2") },
-  v2beta2: { spec: spec("v2beta2"), status: status("v2beta2") },
-  v2beta1: { spec: spec("v2beta1"), status: status("v2beta1") },
+  v2: { spec: spec("v2"), status: helmReleaseStatus("v2") },
+  v2beta2: { spec: spec("v2beta2"), status: helmReleaseStatus("v2beta2") },
+  v2beta1: { spec: spec("v2beta1"), status: helmReleaseStatus("v2beta1") },
 };
