@@ -2,11 +2,11 @@
 // is read under a cap and checked against its digest before it is returned, so a registry can neither
 // make flotilla hold more than it allows nor hand it bytes other than those asked for.
 import { createHash } from "node:crypto";
-import { OciDigestMismatchError, OciError, OciNotFoundError, OciProtocolError, OciTooLargeError } from "./errors.js";
+import { OciDigestMismatchError, OciError, OciNotFoundError, OciProtocolError } from "./errors.js";
 import { isIndexMediaType, MANIFEST_ACCEPT, OCI_MANIFEST_MEDIA_TYPE, type OciManifest } from "./manifest.js";
 import { newestFirst } from "./tag-order.js";
-import { RegistryTransport, type Response } from "./transport.js";
-import { formatBytes } from "../artifact/limits.js";
+import { nextLink, readCapped, readJson } from "./responses.js";
+import { RegistryTransport } from "./transport.js";
 
 export interface RegistryOptions {
   /** Plain HTTP. */
@@ -70,7 +70,9 @@ export class RegistryClient {
       const res = await this.transport.send({ method: "GET", path, scope: pull(repository), what, signal });
       if (res.statusCode !== 200) throw await this.transport.failure(res, what);
       const link = res.headers.link;
-      const body = (await readJson(res, DEFAULT_MANIFEST_MAX_BYTES, what, this.registry)) as { tags?: string[] | null };
+      const body = (await readJson(res, DEFAULT_MANIFEST_MAX_BYTES, what, this.registry, signal)) as {
+        tags?: string[] | null;
+      };
       tags.push(...(body.tags ?? []));
       path = nextLink(typeof link === "string" ? link : link?.join(", "), path, this.registry);
     }
@@ -115,7 +117,7 @@ export class RegistryClient {
     const contentType = String(res.headers["content-type"] ?? "")
       .split(";")[0]!
       .trim();
-    const mediaType = manifest.mediaType ?? contentType ?? OCI_MANIFEST_MEDIA_TYPE;
+    const mediaType = manifest.mediaType || contentType || OCI_MANIFEST_MEDIA_TYPE;
     if (isIndexMediaType(mediaType))
       throw new OciProtocolError(
         `${this.name(repository, tagOrDigest)} is an image index (${mediaType}), not an artifact manifest; name one of its manifests by digest`,
@@ -257,50 +259,3 @@ export class RegistryClient {
 
 const pull = (repository: string) => `repository:${repository}:pull`;
 const push = (repository: string) => `repository:${repository}:pull,push`;
-
-/** The body, refused as soon as more than `maxBytes` arrive (or are announced). */
-async function readCapped(res: Response, maxBytes: number, what: string, signal: AbortSignal): Promise<Buffer> {
-  const tooLarge = () => new OciTooLargeError(`${what} is larger than ${formatBytes(maxBytes)}, the limit for it`);
-  const declared = Number(res.headers["content-length"] ?? NaN);
-  if (declared > maxBytes) {
-    res.body.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of res.body) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) throw tooLarge(); // leaving the loop destroys the stream
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof OciTooLargeError) throw err;
-    if (signal.aborted) throw new OciError(`${what}: the registry did not finish sending it within the timeout`);
-    throw new OciError(`${what}: the download broke off (${(err as Error).message})`);
-  }
-  return Buffer.concat(chunks, total);
-}
-
-async function readJson(res: Response, maxBytes: number, what: string, registry: string): Promise<unknown> {
-  const data = await readCapped(res, maxBytes, what, new AbortController().signal);
-  try {
-    return JSON.parse(data.toString("utf8"));
-  } catch {
-    throw new OciProtocolError(`registry ${registry} answered ${what} with something that is not JSON`);
-  }
-}
-
-/** The next page's path from a Link header (relative, or absolute on the same registry), or undefined on the last page. */
-export function nextLink(link: string | undefined, current: string, registry: string): string | undefined {
-  if (!link) return undefined;
-  const m = /<([^>]+)>\s*;[^,]*rel="?next"?/.exec(link);
-  if (!m) return undefined;
-  const target = new URL(m[1]!, `http://${registry}${current}`);
-  // Credentials and the page cap are per registry: a list continued elsewhere is refused, not cut short.
-  if (target.host !== registry)
-    throw new OciProtocolError(
-      `registry ${registry} points the next page of tags at another host (${target.host}): refused`,
-    );
-  return `${target.pathname}${target.search}`;
-}

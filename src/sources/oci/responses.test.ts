@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextLink } from "./client.js";
+import { nextLink } from "./responses.js";
 
 describe("nextLink (tag list pagination)", () => {
   const current = "/v2/app/tags/list?n=3";
