@@ -75,6 +75,9 @@ export function exportCommand(): Command {
     )
     .addCommand(
       kindCommand("chart", [], GET_KINDS.HelmChart.entry, "  flotilla export source chart podinfo > podinfo.yaml"),
+    )
+    .addCommand(
+      kindCommand("oci", [], GET_KINDS.OCIRepository.entry, "  flotilla export source oci --all > sources.yaml"),
     );
   return new Command("export")
     .description("Export resources in YAML format")

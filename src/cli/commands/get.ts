@@ -57,7 +57,8 @@ function allCommand(kinds: GetKind[], description: string): Command {
   return withGetFlags(cmd, false);
 }
 
-const SOURCES = [GET_KINDS.GitRepository, GET_KINDS.HelmRepository, GET_KINDS.HelmChart];
+// flux's get_source_all.go order: OCIRepository first.
+const SOURCES = [GET_KINDS.OCIRepository, GET_KINDS.GitRepository, GET_KINDS.HelmRepository, GET_KINDS.HelmChart];
 
 export function getCommand(): Command {
   const sources = new Command("sources").aliases(["source"]).description("Get source statuses");

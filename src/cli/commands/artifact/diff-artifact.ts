@@ -1,7 +1,11 @@
 // `diff artifact` (flux cmd/flux/diff_artifact.go, fluxcd/pkg/oci diff.go): the local --path archived as
 // push would archive it and compared, by sha256 and size, with the artifact's first layer; any
-// difference is flux's one line and exit 1 (flux's code for every failure of this verb).
+// difference is flux's one line and exit 1 (flux's code for every failure of this verb). Where the
+// gzip bytes differ, the tar streams inside are compared too: Go's deflate and zlib's compress the same
+// stream differently, so an artifact the flux CLI pushed from the same directory is no change.
 import { Command } from "commander";
+import { gunzipSync } from "node:zlib";
+import { DEFAULT_ARTIFACT_LIMITS } from "../../../sources/artifact/limits.js";
 import { buildArtifact } from "../../../sources/oci/flux-artifact.js";
 import { sha256Digest } from "../../../sources/oci/client.js";
 import { referenceOf } from "../../../sources/oci/reference.js";
@@ -12,6 +16,15 @@ import { contentPath, type ContentFlags, ignorePathsOf, withIgnoreFlags } from "
 import { type AccessFlags, artifactUrl, clientOf, withAccessFlags, wrapped } from "./registry-access.js";
 
 interface DiffFlags extends AccessFlags, ContentFlags {}
+
+/** Whether two tar.gz hold the same tar stream (a remote layer that is not gzip is simply different). */
+function sameTarStream(local: Buffer, remote: Buffer): boolean {
+  try {
+    return gunzipSync(local).equals(gunzipSync(remote, { maxOutputLength: DEFAULT_ARTIFACT_LIMITS.maxSize }));
+  } catch {
+    return false;
+  }
+}
 
 export function diffArtifactCommand(): Command {
   const cmd = new Command("artifact")
@@ -30,17 +43,22 @@ export function diffArtifactCommand(): Command {
     const content = contentPath(f, { withCause: false, stdin: false });
     const local = await buildArtifact(content.path, ignorePathsOf(f));
     const client = clientOf(f, ref);
-    let layer: { digest: string; size: number } | undefined;
+    let same: boolean;
     try {
-      layer = (await client.getManifest(ref.repository, referenceOf(ref))).manifest.layers[0];
+      const layer = (await client.getManifest(ref.repository, referenceOf(ref))).manifest.layers[0];
+      if (!layer) throw new OutcomeError("no layers found in artifact");
+      same = sha256Digest(local) === layer.digest && local.length === layer.size;
+      if (!same && layer.size <= DEFAULT_ARTIFACT_LIMITS.maxSize)
+        same = sameTarStream(
+          local,
+          await client.getBlob(ref.repository, layer.digest, DEFAULT_ARTIFACT_LIMITS.maxSize),
+        );
     } catch (err) {
       throw wrapped("fetching the remote artifact failed", err);
     } finally {
       await client.close();
     }
-    if (!layer) throw new OutcomeError("no layers found in artifact");
-    if (sha256Digest(local) !== layer.digest || local.length !== layer.size)
-      throw new OutcomeError("the remote artifact contents differs from the local one");
+    if (!same) throw new OutcomeError("the remote artifact contents differs from the local one");
     success("no changes detected");
   });
   // Under `diff` (whose failures are 2, as flux diff kustomization's), flux's diff artifact fails with 1.

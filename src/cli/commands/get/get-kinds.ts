@@ -91,6 +91,7 @@ export const GET_KINDS = {
     hasSource: false,
     revisionAndMessage: (o, r) => [o.status?.artifact?.revision ?? "", truncateHex(r.message)],
   },
+  OCIRepository: { entry: SERVED_KINDS.OCIRepository, hasSource: false, revisionAndMessage: artifactRevision },
   Kustomization: {
     entry: SERVED_KINDS.Kustomization,
     hasSource: true,

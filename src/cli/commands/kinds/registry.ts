@@ -54,6 +54,16 @@ export const CLI_KINDS: CliKind[] = [
     operate: { path: source("chart"), aliases: [], wording: OPERATE_KINDS.HELM_CHART },
   },
   {
+    entry: SERVED_KINDS.OCIRepository,
+    get: {
+      path: ["sources", "oci"],
+      aliases: [],
+      columns: GET_KINDS.OCIRepository,
+      example: "  flotilla get sources oci -A",
+    },
+    operate: { path: source("oci"), aliases: [], wording: OPERATE_KINDS.OCI },
+  },
+  {
     entry: SERVED_KINDS.Cluster,
     get: {
       path: ["clusters"],

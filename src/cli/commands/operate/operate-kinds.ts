@@ -32,7 +32,13 @@ const HELM_REPOSITORY: OperateKind = {
     o.spec?.type === "oci" ? (o.status?.conditions?.find((c) => c.type === "Ready")?.message ?? "") : fetched(o),
 };
 
-const SOURCES: Record<string, OperateKind> = { GitRepository: GIT, HelmRepository: HELM_REPOSITORY };
+const OCI: OperateKind = { entry: SERVED_KINDS.OCIRepository, human: "source oci", success: fetched };
+
+const SOURCES: Record<string, OperateKind> = {
+  GitRepository: GIT,
+  HelmRepository: HELM_REPOSITORY,
+  OCIRepository: OCI,
+};
 
 const HELM_CHART: OperateKind = {
   entry: SERVED_KINDS.HelmChart,
@@ -62,18 +68,21 @@ const HELM_RELEASE: OperateKind = {
   entry: SERVED_KINDS.HelmRelease,
   human: "helmrelease",
   success: (o) => `applied revision ${o.status?.history?.[0]?.chartVersion ?? o.status?.lastAttemptedRevision ?? ""}`,
-  // The chart template's HelmChart is `<namespace>-<name>` in the source's namespace; chartRef names one.
+  // The chart template's HelmChart is `<namespace>-<name>` in the source's namespace; chartRef names one
+  // (a HelmChart, reconciled with its own source, or an OCIRepository).
   sourceOf: (o) => {
     const ns = o.metadata.namespace!;
-    if (o.spec?.chartRef)
-      return o.spec.chartRef.kind === "HelmChart"
+    if (o.spec?.chartRef) {
+      const kind = { HelmChart: HELM_CHART, OCIRepository: OCI }[o.spec.chartRef.kind];
+      return kind
         ? {
-            kind: HELM_CHART,
+            kind,
             name: o.spec.chartRef.name,
             namespace: o.spec.chartRef.namespace || ns,
-            withItsSource: true,
+            withItsSource: kind === HELM_CHART,
           }
         : undefined;
+    }
     const ref = o.spec?.chart?.spec?.sourceRef;
     return { kind: HELM_CHART, name: `${ns}-${o.metadata.name}`, namespace: ref?.namespace || ns, withItsSource: true };
   },
@@ -87,4 +96,4 @@ const RECEIVER: OperateKind = {
 };
 
 // Their sub-commands' names: kinds/registry.ts.
-export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, KUSTOMIZATION, HELM_RELEASE, RECEIVER };
+export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, OCI, KUSTOMIZATION, HELM_RELEASE, RECEIVER };
