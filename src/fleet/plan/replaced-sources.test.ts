@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { KubeClient } from "../../kube/client.js";
 import { PlanInputError } from "./errors.js";
 import type { ManagementState } from "./management-state.js";
 import { replacedSources } from "./replaced-sources.js";
@@ -34,5 +35,12 @@ describe("the sources a plan replaces", () => {
     await expect(replacedSources({ source: [], revision: "main" }, state, dir, undefined)).rejects.toThrow(
       "--revision checks the repository out with its credentials from the cluster",
     );
+  });
+
+  it("refuses --revision for a GitRepository the management cluster does not have, before checking anything out", async () => {
+    const client = {} as KubeClient; // never asked: the refusal comes from the state read once
+    await expect(
+      replacedSources({ source: ["GitRepository/ns/missing"], revision: "main" }, state, dir, client),
+    ).rejects.toThrow(new PlanInputError("--revision: no GitRepository ns/missing in the management cluster"));
   });
 });
