@@ -2,13 +2,15 @@
 // of a ConfigMap and a Deployment per directory, Kustomizations (interval 1h) on the management plane
 // or a tenant plane, and a tear-down that lets the controller prune before it stops.
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
-import { makeWorkDir } from "../../src/util/work-dir.js";
-import { type ControllerProcess, startController } from "./controller-process.js";
+import type { ControllerProcess } from "./controller-process.js";
 import { eventually, planeCluster } from "./fleet-context.js";
 import type { GitHttpServer } from "./git-http-server.js";
+import { copyKubeconfig, type Harness, startHarness } from "./harness.js";
 
 const mgmt = planeCluster("management");
 const KS = "kustomize.toolkit.fluxcd.io";
+const GIT_REPOSITORY = { group: "source.toolkit.fluxcd.io", version: "v1", kind: "GitRepository" };
+const KUSTOMIZATION = { group: KS, version: "v1", kind: "Kustomization" };
 const SHARD = "flotilla.dev/shard";
 export const ksPath = (ns: string, name = "") => `/apis/${KS}/v1/namespaces/${ns}/kustomizations${name && `/${name}`}`;
 export const cmPath = (ns: string) => `/api/v1/namespaces/${ns}/configmaps/settings`;
@@ -34,6 +36,8 @@ export const appFiles = (dir: string, ns: string) => ({
   }),
 });
 
+const harnesses = new WeakMap<ControllerProcess, Harness<"app">>();
+
 /** A controller on the shard `ns`, with a GitRepository "platform" of `files` in `ns`. */
 export async function startDriftScenario(
   git: GitHttpServer,
@@ -41,19 +45,13 @@ export async function startDriftScenario(
   files: Record<string, string>,
   extraArgs: string[] = [],
 ): Promise<ControllerProcess> {
-  const controller = startController({
-    namespace: ns,
-    shard: ns,
-    storagePath: makeWorkDir("flotilla-drift-"),
-    extraArgs,
+  // It installs the CRDs itself (--install-crds): the harness waits for them to be served.
+  const h = await startHarness({
+    namespaces: { app: { existing: ns } },
+    controller: { storagePrefix: "drift", extraArgs, serves: [GIT_REPOSITORY, KUSTOMIZATION] },
   });
-  // It installs the CRDs first (--install-crds): wait for them to be served.
-  await controller.healthUrl();
-  await mgmt.discovery.waitForMapping(
-    { group: "source.toolkit.fluxcd.io", version: "v1", kind: "GitRepository" },
-    30_000,
-  );
-  await mgmt.discovery.waitForMapping({ group: KS, version: "v1", kind: "Kustomization" }, 30_000);
+  harnesses.set(h.controller, h);
+  await h.controller.healthUrl();
   const repo = await git.createRepo(`drift-${ns}`);
   await repo.commit(files, "apps");
   await mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories`, {
@@ -62,21 +60,12 @@ export async function startDriftScenario(
     metadata: { name: "platform", namespace: ns, labels: { [SHARD]: ns } },
     spec: { url: repo.url, interval: "1h", ref: { branch: "main" } },
   });
-  return controller;
+  return h.controller;
 }
 
 /** A copy of a tenant plane's admin kubeconfig in `ns` (key "value"); its name. */
-export async function tenantKubeconfig(ns: string, tenant: string): Promise<string> {
-  const secret = await mgmt.client.get<{ data: Record<string, string> }>(
-    `/api/v1/namespaces/tenants/secrets/${tenant}-admin-kubeconfig`,
-  );
-  const name = `${tenant}-kubeconfig`;
-  await mgmt.client.create(`/api/v1/namespaces/${ns}/secrets`, {
-    metadata: { name },
-    data: { value: secret.data["admin.conf"]! },
-  });
-  return name;
-}
+export const tenantKubeconfig = (ns: string, tenant: string): Promise<string> =>
+  copyKubeconfig(mgmt, tenant, ns, { name: `${tenant}-kubeconfig`, key: "value" });
 
 /** A Kustomization (interval 1h) in the controller's shard, once Ready. */
 export async function createReadyKs(ns: string, name: string, spec: Record<string, unknown>): Promise<Kustomization> {
@@ -102,6 +91,5 @@ export async function tearDown(controller: ControllerProcess, ns: string): Promi
     async () => (await mgmt.client.get<{ items: unknown[] }>(ksPath(ns))).items.length === 0,
     30_000,
   ).catch(() => {});
-  controller.child.kill("SIGTERM");
-  await controller.exited();
+  await harnesses.get(controller)!.cleanup(); // the controller stopped (SIGTERM), its exit awaited
 }
