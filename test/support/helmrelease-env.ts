@@ -6,8 +6,11 @@ import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import type { Condition } from "../../src/api/meta/conditions.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { type ChartRepo, helmEnv, runHelm, startChartRepo } from "./chart-repo.js";
-import { type ControllerProcess, startController } from "./controller-process.js";
-import { eventually, plane, planeCluster, testNamespace } from "./fleet-context.js";
+import type { ControllerProcess } from "./controller-process.js";
+import { eventually, plane } from "./fleet-context.js";
+import { startHarness } from "./harness.js";
+
+const HELM_RELEASE = { group: "helm.toolkit.fluxcd.io", version: "v2", kind: "HelmRelease" };
 
 export interface HelmReleaseEnv {
   ns: string;
@@ -35,27 +38,25 @@ export async function startHelmReleaseEnv(
   prefix: string,
   opts: { extraArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<HelmReleaseEnv> {
-  const mgmt = planeCluster("management");
-  const ns = await testNamespace(mgmt.client, prefix);
   const charts = await startChartRepo();
-  const storagePath = makeWorkDir(`flotilla-${prefix}-`);
-  const controller = startController({
-    namespace: ns,
-    shard: ns,
-    storagePath,
-    extraArgs: opts.extraArgs,
-    env: opts.env,
+  // The controller installs the CRDs as it starts (--install-crds): the harness waits until HelmRelease is
+  // served. Cleanup signals it and goes on (a release it is stuck in does not hold the file's end).
+  const h = await startHarness({
+    namespaces: { app: prefix },
+    controller: {
+      storagePrefix: prefix,
+      extraArgs: opts.extraArgs,
+      env: opts.env,
+      serves: [HELM_RELEASE],
+      awaitExit: false,
+    },
   });
+  const { mgmt, controller, storagePath } = h;
+  const ns = h.ns.app;
+  h.onCleanup(() => charts.close());
   const shard = { "flotilla.dev/shard": ns };
   const hrPath = (name: string) => `/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases/${name}`;
   const hr = (name: string) => mgmt.client.get<HelmRelease>(hrPath(name));
-  // The controller installs the CRDs as it starts (--install-crds): wait until HelmRelease is served.
-  await eventually(
-    "the HelmRelease CRD served",
-    () => mgmt.client.get(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`).then(() => true),
-    60_000,
-    1000,
-  );
   await mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmrepositories`, {
     apiVersion: "source.toolkit.fluxcd.io/v1",
     kind: "HelmRepository",
@@ -129,9 +130,6 @@ export async function startHelmReleaseEnv(
       }),
     helm: (args, planeName = "management") =>
       runHelm([...args, "--kubeconfig", plane(planeName).kubeconfig], helmEnv(makeWorkDir("flotilla-helm-cli-"))),
-    async stop() {
-      controller.child.kill("SIGTERM");
-      await charts.close();
-    },
+    stop: () => h.cleanup(),
   };
 }
