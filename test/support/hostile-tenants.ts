@@ -8,11 +8,11 @@ import { type Kustomization, kustomizationCrd } from "../../src/api/kustomize/ku
 import { gitRepositoryCrd } from "../../src/api/source/git-repository.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
-import { type ControllerProcess, startController } from "./controller-process.js";
-import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
+import type { ControllerProcess } from "./controller-process.js";
+import { eventually, planeCluster } from "./fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
-import { makeWorkDir } from "../../src/util/work-dir.js";
+import { startHarness } from "./harness.js";
 
 /** Flux's lockdown, with Flux's `--flag=true` syntax, as `flotilla install --multi-tenant` writes it. */
 export const LOCKDOWN_ARGS = [
@@ -52,8 +52,7 @@ export interface HostileFleet {
 
 export const mgmt = planeCluster("management");
 
-async function tenant(git: GitHttpServer, shard: string, prefix: string): Promise<Tenant> {
-  const ns = await testNamespace(mgmt.client, prefix);
+async function tenant(git: GitHttpServer, shard: string, ns: string): Promise<Tenant> {
   await mgmt.client.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
     metadata: { name: "default-edit" },
     roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "edit" },
@@ -133,31 +132,46 @@ async function tenant(git: GitHttpServer, shard: string, prefix: string): Promis
 }
 
 export async function startHostileFleet(prefix: string): Promise<HostileFleet> {
-  // The CRDs first (the controller's --install-crds races the test's first objects on a fresh fleet).
-  for (const crd of [gitRepositoryCrd(), kustomizationCrd()])
-    await mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  await mgmt.discovery.waitForMapping(
-    { group: "kustomize.toolkit.fluxcd.io", version: "v1", kind: "Kustomization" },
-    30_000,
-  );
-  await mgmt.discovery.waitForMapping(
-    { group: "source.toolkit.fluxcd.io", version: "v1", kind: "GitRepository" },
-    30_000,
-  );
-  const git = await startGitHttpServer();
   const shard = `hostile-${prefix}-${Date.now().toString(36)}`;
-  const runtimeNs = await testNamespace(mgmt.client, `${prefix}-ctl`);
-  const storagePath = makeWorkDir("flotilla-hostile-");
-  const controller = startController({
-    namespace: runtimeNs,
-    shard,
-    storagePath,
-    leadingArgs: LOCKDOWN_ARGS,
-    // Debug: the log scanned for leaks is the most verbose one the controller writes.
-    extraArgs: ["--log-level", "debug", "--requeue-dependency", "5s"],
+  const h = await startHarness({
+    namespaces: { ctl: `${prefix}-ctl`, attacker: `${prefix}-attacker`, bystander: `${prefix}-bystander` },
+    // The CRDs first (the controller's --install-crds races the test's first objects on a fresh fleet).
+    crds: [gitRepositoryCrd(), kustomizationCrd()] as unknown as KubeObject[],
+    controller: {
+      in: "ctl",
+      shard,
+      storagePrefix: "hostile",
+      leadingArgs: LOCKDOWN_ARGS,
+      // Debug: the log scanned for leaks is the most verbose one the controller writes.
+      extraArgs: ["--log-level", "debug", "--requeue-dependency", "5s"],
+    },
   });
-  const attacker = await tenant(git, shard, `${prefix}-attacker`);
-  const bystander = await tenant(git, shard, `${prefix}-bystander`);
+  const git = await startGitHttpServer();
+  h.onCleanup(() => git.close());
+  const attacker = await tenant(git, shard, h.ns.attacker);
+  const bystander = await tenant(git, shard, h.ns.bystander);
+  // First at cleanup: orphan what the tests applied while the controller still runs, so the namespaces go
+  // without waiting on finalizers.
+  h.onCleanup(async () => {
+    for (const t of [attacker, bystander]) {
+      const list = await mgmt.client.get<{ items: Kustomization[] }>(`${KS}/namespaces/${t.ns}/kustomizations`);
+      for (const k of list.items) {
+        const path = `${KS}/namespaces/${t.ns}/kustomizations/${k.metadata.name}`;
+        await mgmt.client.patch(path, "merge", { spec: { deletionPolicy: "Orphan" } }).catch(() => {});
+        await mgmt.client.delete(path).catch(() => {});
+      }
+    }
+    await eventually(
+      "the test's Kustomizations to be finalized",
+      async () => {
+        for (const t of [attacker, bystander])
+          if ((await mgmt.client.get<{ items: unknown[] }>(`${KS}/namespaces/${t.ns}/kustomizations`)).items.length)
+            return false;
+        return true;
+      },
+      60_000,
+    ).catch(() => {});
+  });
   let round = 0;
   const applied = (revision: string) =>
     eventually(
@@ -183,35 +197,12 @@ export async function startHostileFleet(prefix: string): Promise<HostileFleet> {
     await applied(await nextRound());
   };
   return {
-    controller,
-    storagePath,
+    controller: h.controller,
+    storagePath: h.storagePath,
     attacker,
     bystander,
     bystanderKeepsReconciling: steady,
-    async stop() {
-      // Orphan what the tests applied, so the namespaces go without waiting on finalizers.
-      for (const t of [attacker, bystander]) {
-        const list = await mgmt.client.get<{ items: Kustomization[] }>(`${KS}/namespaces/${t.ns}/kustomizations`);
-        for (const k of list.items) {
-          const path = `${KS}/namespaces/${t.ns}/kustomizations/${k.metadata.name}`;
-          await mgmt.client.patch(path, "merge", { spec: { deletionPolicy: "Orphan" } }).catch(() => {});
-          await mgmt.client.delete(path).catch(() => {});
-        }
-      }
-      await eventually(
-        "the test's Kustomizations to be finalized",
-        async () => {
-          for (const t of [attacker, bystander])
-            if ((await mgmt.client.get<{ items: unknown[] }>(`${KS}/namespaces/${t.ns}/kustomizations`)).items.length)
-              return false;
-          return true;
-        },
-        60_000,
-      ).catch(() => {});
-      controller.child.kill("SIGTERM");
-      await controller.exited();
-      await git.close();
-    },
+    stop: () => h.cleanup(),
   };
 }
 
