@@ -5,12 +5,12 @@
 // nothing ever prunes what bootstrap applied cluster-wide (the CRDs).
 import { randomBytes } from "node:crypto";
 import { afterAll, expect } from "vitest";
-import { makeWorkDir } from "../../src/util/work-dir.js";
 import { type CliResult, runCli } from "./cli.js";
-import { type ControllerProcess, startController } from "./controller-process.js";
+import type { ControllerProcess } from "./controller-process.js";
 import { plane, planeCluster } from "./fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
+import { startHarness } from "./harness.js";
 
 export interface BootstrapEnv {
   ns: string;
@@ -32,10 +32,16 @@ export async function startBootstrapEnv(prefix: string): Promise<BootstrapEnv> {
   const mgmt = planeCluster("management");
   const ns = `${prefix}-${randomBytes(3).toString("hex")}`;
   await mgmt.client.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+  // Kept after the run (not a scratch namespace): deleting it would take what bootstrap applied with it.
+  const h = await startHarness({ namespaces: { flux: { existing: ns } } });
   const credentials = { username: "platform-admin", password: `pat-${randomBytes(8).toString("hex")}` };
   const server: GitHttpServer = await startGitHttpServer({ auth: credentials });
+  h.onCleanup(() => server.close());
   const fleet = await server.createRepo("fleet");
-  const controller = startController({ namespace: ns, shard: ns, storagePath: makeWorkDir(`flotilla-${prefix}-`) });
+  const kustomizations: [string, string][] = [[ns, "flux-system"]];
+  h.onCleanup(() => suspendUnpruned(kustomizations));
+  // Stopped first at cleanup (SIGKILL, its exit awaited), before its Kustomizations are suspended.
+  const controller = h.startController({ storagePrefix: prefix, stopSignal: "SIGKILL" });
   const shard = `--label=flotilla.dev/shard=${ns}`;
   const cli = (args: string[], timeoutMs = 300_000) =>
     runCli([...args, "--kubeconfig", plane("management").kubeconfig], { timeoutMs });
@@ -64,12 +70,9 @@ export async function startBootstrapEnv(prefix: string): Promise<BootstrapEnv> {
         `-n=${ns}`,
         shard,
       ]),
-    kustomizations: [[ns, "flux-system"]],
+    kustomizations,
   };
-  afterAll(async () => {
-    await leaveBootstrapped(controller, env.kustomizations);
-    await server.close();
-  });
+  afterAll(() => h.cleanup());
   return env;
 }
 
@@ -84,6 +87,11 @@ export async function leaveBootstrapped(
 ): Promise<void> {
   controller.child.kill("SIGKILL");
   await controller.exited();
+  await suspendUnpruned(kustomizations);
+}
+
+/** Kustomizations (namespace, name) suspended with prune off: nothing applies or prunes through them any more. */
+async function suspendUnpruned(kustomizations: [string, string][]): Promise<void> {
   for (const [namespace, name] of kustomizations)
     await planeCluster("management")
       .client.patch(`/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${namespace}/kustomizations/${name}`, "merge", {
