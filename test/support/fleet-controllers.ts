@@ -3,7 +3,6 @@
 // and the Kustomization controller that reconciles the children), reading artifacts from its cache.
 import { clusterCrd } from "../../src/api/fleet/cluster.js";
 import { fleetKustomizationCrd } from "../../src/api/fleet/fleet-kustomization.js";
-import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
 import { createController } from "../../src/controllers/kit/setup.js";
 import { clusterController } from "../../src/fleet/cluster/setup.js";
@@ -12,14 +11,11 @@ import type { Controller } from "../../src/runtime/controller.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { SourceFetcher } from "../../src/sources/consumer.js";
+import { serveCrds } from "./harness.js";
 import type { KustomizeHarness } from "./kustomize-harness.js";
 
-export async function serveFleetCrds(h: KustomizeHarness): Promise<void> {
-  for (const crd of [clusterCrd(), fleetKustomizationCrd()])
-    await h.mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const kind of [SERVED_KINDS.Cluster, SERVED_KINDS.FleetKustomization])
-    await h.mgmt.discovery.waitForMapping({ group: kind.group, version: "v1alpha1", kind: kind.kind }, 10_000);
-}
+export const serveFleetCrds = (h: KustomizeHarness): Promise<void> =>
+  serveCrds(h.mgmt, [clusterCrd(), fleetKustomizationCrd()] as unknown as KubeObject[]);
 
 /**
  * The Cluster prober (no Kamaji discovery) and the FleetKustomization fan-out, started; `labelSelector` shards

@@ -18,7 +18,8 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { SourceFetcher } from "../../src/sources/consumer.js";
-import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
+import { eventually, testNamespace } from "./fleet-context.js";
+import { startHarness } from "./harness.js";
 import { type KustomizationsIn, kustomizationsIn } from "./kustomizations-in.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
@@ -57,21 +58,21 @@ export async function startKustomizeHarness(
   options: ControllerFlags & { prefix?: string } = {},
 ): Promise<KustomizeHarness> {
   const { prefix, ...flags } = options;
-  const mgmt = planeCluster("management");
-  const log = createLogger({ level: "error", write: () => {} });
   // OCIRepository too: the Kustomization controller watches it as a source.
-  for (const crd of [gitRepositoryCrd(), ociRepositoryCrd(), kustomizationCrd()])
-    await mgmt.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 10_000);
-  await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 10_000);
-  await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "OCIRepository" }, 10_000);
-  const ns = await testNamespace(mgmt.client, prefix ?? "ks");
+  const h = await startHarness({
+    namespaces: { app: prefix ?? "ks" },
+    crds: [gitRepositoryCrd(), ociRepositoryCrd(), kustomizationCrd()] as unknown as KubeObject[],
+  });
+  const { mgmt } = h;
+  const ns = h.ns.app;
+  const log = createLogger({ level: "error", write: () => {} });
   const git: GitHttpServer = await startGitHttpServer();
   const repo = await git.createRepo("platform");
   await repo.commit({ "README.md": "platform\n" }, "init");
   const storage = new Storage(makeWorkDir("flotilla-storage-"), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
+  h.onCleanup(() => Promise.all([git.close(), artifacts.close()]));
   const artifactCacheDir = makeWorkDir("flotilla-sources-");
   // The two controllers as the manager sets them up, with Flux's flags as the test file asks.
   const deps = {
@@ -84,6 +85,9 @@ export async function startKustomizeHarness(
   const setups: ControllerSetup<typeof deps>[] = [gitRepositoryController, kustomizationController];
   const controllers = setups.map((setup) => createController(setup, deps, { cluster: mgmt, log, concurrency: 4 }));
   for (const c of controllers) await c.start();
+  h.onCleanup(async () => {
+    for (const c of controllers) await c.stop();
+  });
   const gitRepoPath = (namespace: string, name = "") =>
     `/apis/${G.source}/v1/namespaces/${namespace}/gitrepositories${name && `/${name}`}`;
   const createGitRepository = async (namespace: string, name: string, url: string, spec = {}) => {
@@ -98,6 +102,25 @@ export async function startKustomizeHarness(
   const sourcePath = `/apis/${G.source}/v1/namespaces/${ns}/gitrepositories/platform`;
   await createSource(ns);
   const namespaces = [ns];
+  // First at cleanup: let the controller finalize what the tests left, so the namespaces can go.
+  h.onCleanup(async () => {
+    for (const namespace of namespaces) {
+      const { ksPath } = view(namespace);
+      const collection = `/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations`;
+      const list = await mgmt.client.get<{ items: Kustomization[] }>(collection);
+      for (const k of list.items) {
+        await mgmt.client
+          .patch(ksPath(k.metadata.name), "merge", { spec: { deletionPolicy: "Orphan" } })
+          .catch(() => {});
+        await mgmt.client.delete(ksPath(k.metadata.name)).catch(() => {});
+      }
+      await eventually(
+        "the test's Kustomizations to be finalized",
+        async () => (await mgmt.client.get<{ items: unknown[] }>(collection)).items.length === 0,
+        30_000,
+      ).catch(() => {});
+    }
+  });
 
   const view = (namespace: string) => kustomizationsIn(mgmt, namespace);
 
@@ -138,38 +161,8 @@ export async function startKustomizeHarness(
         return gr.status?.artifact?.revision === `main@sha1:${head}`;
       });
     },
-    async copyAdminKubeconfig(tenant) {
-      const name = `${tenant}-admin-kubeconfig`;
-      const secret = await mgmt.client.get<{ data: Record<string, string> }>(
-        `/api/v1/namespaces/tenants/secrets/${name}`,
-      );
-      await mgmt.client.create(`/api/v1/namespaces/${ns}/secrets`, {
-        metadata: { name },
-        data: { "admin.conf": secret.data["admin.conf"]! },
-      });
-      return name;
-    },
-    async stop() {
-      // Let the controller finalize what the tests left, so the namespaces can go.
-      for (const namespace of namespaces) {
-        const { ksPath } = view(namespace);
-        const collection = `/apis/${G.ks}/v1/namespaces/${namespace}/kustomizations`;
-        const list = await mgmt.client.get<{ items: Kustomization[] }>(collection);
-        for (const k of list.items) {
-          await mgmt.client
-            .patch(ksPath(k.metadata.name), "merge", { spec: { deletionPolicy: "Orphan" } })
-            .catch(() => {});
-          await mgmt.client.delete(ksPath(k.metadata.name)).catch(() => {});
-        }
-        await eventually(
-          "the test's Kustomizations to be finalized",
-          async () => (await mgmt.client.get<{ items: unknown[] }>(collection)).items.length === 0,
-          30_000,
-        ).catch(() => {});
-      }
-      for (const c of controllers) await c.stop();
-      await Promise.all([git.close(), artifacts.close()]);
-    },
+    copyAdminKubeconfig: (tenant) => h.copyKubeconfig(tenant, ns),
+    stop: () => h.cleanup(),
   };
   return harness;
 }

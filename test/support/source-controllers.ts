@@ -17,10 +17,10 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { startArtifactServer } from "../../src/sources/artifact/server.js";
 import { Storage } from "../../src/sources/artifact/storage.js";
 import { eventually } from "./fleet-context.js";
+import { serveCrds } from "./harness.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 
 const log = createLogger({ level: "error", write: () => {} });
-const kind = (k: string) => ({ group: SOURCE_GROUP, version: "v1", kind: k });
 
 export interface SourceControllers {
   storage: Storage;
@@ -43,9 +43,7 @@ export async function startSourceControllers(
   opts: { helm?: boolean; requeueDependencyMs?: number } = {},
 ): Promise<SourceControllers> {
   const crds = [gitRepositoryCrd(), ...(opts.helm ? [helmRepositoryCrd(), helmChartCrd()] : [])];
-  for (const crd of crds) await cluster.apply(crd as unknown as KubeObject, "flotilla-test", { force: true });
-  for (const k of opts.helm ? ["GitRepository", "HelmChart", "HelmRepository"] : ["GitRepository"])
-    await cluster.discovery.waitForMapping(kind(k), 10_000);
+  await serveCrds(cluster, crds as unknown as KubeObject[]);
   const storage = new Storage(makeWorkDir("flotilla-storage-"), "http://127.0.0.1:0");
   const artifacts = await startArtifactServer(storage, "127.0.0.1", 0);
   (storage as { baseUrl: string }).baseUrl = artifacts.url;
