@@ -22,7 +22,10 @@ import { makeWorkDir } from "../../src/util/work-dir.js";
 import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
 import { type KustomizationsIn, kustomizationsIn } from "./kustomizations-in.js";
 
-const log = createLogger({ level: "error", write: () => {} });
+// FLOTILLA_TEST_LOG=1 shows the controllers' log (to stderr) when a test needs explaining.
+const log = process.env.FLOTILLA_TEST_LOG
+  ? createLogger({ level: "debug" })
+  : createLogger({ level: "error", write: () => {} });
 
 export interface OciEnv extends KustomizationsIn {
   mgmt: Cluster;
@@ -89,16 +92,27 @@ export async function startOciEnv(o: { prefix: string; artifactLimits?: Artifact
     async patchOci(name, spec) {
       await mgmt.client.patch(ociPath(name), "merge", { spec });
     },
-    waitOci: (name, status, reason) =>
-      eventually(`OCIRepository ${ns}/${name} Ready=${status}${reason ? ` (${reason})` : ""}`, async () => {
-        const obj = await getOci(name);
-        const ready = readyOf(obj);
-        return ready?.status === status &&
-          ready.observedGeneration === obj.metadata.generation &&
-          (!reason || ready.reason === reason)
-          ? obj
-          : undefined;
-      }),
+    async waitOci(name, status, reason) {
+      let last: unknown;
+      try {
+        return await eventually(
+          `OCIRepository ${ns}/${name} Ready=${status}${reason ? ` (${reason})` : ""}`,
+          async () => {
+            const obj = await getOci(name);
+            const ready = readyOf(obj);
+            last = { generation: obj.metadata.generation, ready };
+            return ready?.status === status &&
+              ready.observedGeneration === obj.metadata.generation &&
+              (!reason || ready.reason === reason)
+              ? obj
+              : undefined;
+          },
+        );
+      } catch (err) {
+        // Say what it was instead.
+        throw new Error(`${(err as Error).message}; last seen: ${JSON.stringify(last)}`);
+      }
+    },
     async reconcileOci(name) {
       const at = new Date().toISOString();
       await mgmt.client.patch(ociPath(name), "merge", { metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: at } } });

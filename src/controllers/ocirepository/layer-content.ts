@@ -6,7 +6,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { OCIRepository } from "../../api/source/oci-repository.js";
-import { ArtifactLimitError, UnsafeArchiveError } from "../../sources/artifact/errors.js";
 import { extractTarball } from "../../sources/artifact/extract.js";
 import { type ArtifactLimits, formatBytes } from "../../sources/artifact/limits.js";
 import { createTarball } from "../../sources/artifact/tarball.js";
@@ -63,9 +62,7 @@ export async function layerContent(
     try {
       await extractTarball(blob, dir, { limits, what: `the artifact of ${id} (${resolved.revision})` });
     } catch (err) {
-      const known = err instanceof ArtifactLimitError || err instanceof UnsafeArchiveError;
-      const why = known ? (err as Error).message : `${(err as Error).message} (is layer ${layer.digest} a tar+gzip?)`;
-      throw layerFailure(`failed to extract layer contents from artifact: ${why}`);
+      throw layerFailure(`failed to extract layer contents from artifact: ${(err as Error).message}`);
     }
     return createTarball(dir, listArtifactFiles(dir, obj.spec.ignore, false));
   } finally {
