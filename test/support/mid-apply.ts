@@ -6,8 +6,9 @@ import { expect } from "vitest";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { REQUESTED_AT_ANNOTATION } from "../../src/api/meta/annotations.js";
 import { freePort } from "../../src/local/ports.js";
-import { type ControllerProcess, startController } from "./controller-process.js";
-import { eventually, planeCluster, testNamespace } from "./fleet-context.js";
+import type { ControllerProcess } from "./controller-process.js";
+import { eventually, type planeCluster } from "./fleet-context.js";
+import { startHarness } from "./harness.js";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.js";
 import type { GitRepoHandle } from "./git-repository.js";
 import { configMap } from "./kustomize-harness.js";
@@ -63,14 +64,21 @@ export interface MidApplyScenario {
 }
 
 export async function startMidApplyScenario(prefix: string): Promise<MidApplyScenario> {
-  const cluster = planeCluster("management");
-  const storage = makeWorkDir(`flotilla-${prefix}-`);
-  const ns = await testNamespace(cluster.client, prefix);
+  const h = await startHarness({ namespaces: { app: prefix } });
+  const cluster = h.mgmt;
+  const storagePath = makeWorkDir(`flotilla-${prefix}-`);
+  const ns = h.ns.app;
   const storagePort = await freePort();
   const git: GitHttpServer = await startGitHttpServer();
+  h.onCleanup(() => git.close());
   const repo = await git.createRepo("many");
   const ksPath = `/apis/${KS}/v1/namespaces/${ns}/kustomizations/many`;
   const sourcePath = `/apis/${SOURCE}/v1/namespaces/${ns}/gitrepositories/many`;
+  // Nothing will finalize these any more once the controller is gone; let the test namespace go.
+  h.onCleanup(async () => {
+    for (const path of [ksPath, sourcePath])
+      await cluster.client.patch(path, "merge", { metadata: { finalizers: null } }).catch(() => undefined);
+  });
   const labels = { "flotilla.dev/shard": ns };
 
   const owned = async () => {
@@ -91,13 +99,13 @@ export async function startMidApplyScenario(prefix: string): Promise<MidApplySce
     repo,
     ksPath,
     owned,
+    // Killed at cleanup, first, as the file's end always did (a test may have killed it already).
     startController: (extraArgs = []) =>
-      startController({
-        namespace: ns,
-        shard: ns,
-        storagePath: storage,
+      h.startController({
+        storagePath,
         storageAddr: `127.0.0.1:${storagePort}`,
         extraArgs: ["--requeue-dependency", "2s", "--kube-api-qps", "20", "--kube-api-burst", "5", ...extraArgs],
+        stopSignal: "SIGKILL",
       }),
     async createObjects() {
       await eventually("the CRDs installed by the controller", async () => {
@@ -164,12 +172,7 @@ export async function startMidApplyScenario(prefix: string): Promise<MidApplySce
         .map((l) => String(l.msg)),
     inventoryNames: (k) =>
       (k.status?.inventory?.entries ?? []).map((e) => e.id.replace(/^[^_]*_([^_]*)__ConfigMap$/, "$1")).sort(),
-    async cleanup() {
-      // Nothing will finalize these any more; let the test namespace go.
-      for (const path of [ksPath, sourcePath])
-        await cluster.client.patch(path, "merge", { metadata: { finalizers: null } }).catch(() => undefined);
-      await git.close();
-    },
+    cleanup: () => h.cleanup(),
   };
 }
 
