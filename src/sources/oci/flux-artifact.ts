@@ -1,6 +1,6 @@
 // Flux's OCI artifact format, as fluxcd/pkg/oci push.go writes it through go-containerregistry: an OCI
 // image manifest whose config has the media type application/vnd.cncf.flux.config.v1+json (an empty
-// image config holding only `created`), one content layer
+// image config, the same bytes for every artifact), one content layer
 // application/vnd.cncf.flux.content.v1.tar+gzip, and the org.opencontainers.image.{created,source,
 // revision} annotations on the manifest (source and revision present even when empty, as Flux writes
 // them), plus any user annotations over those.
@@ -43,13 +43,20 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 export const nowRfc3339 = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
- * The config blob Flux pushes: go-containerregistry's empty image config with `created` set, in its
- * struct's key order. Its media type is not an image config's, so go-containerregistry (v0.21) adds
- * neither the layer's diff id nor a history entry: `diff_ids` stays null.
+ * The config blob Flux pushes, the same for every artifact: go-containerregistry's empty image config.
+ * Flux sets `created` on it, but for a config media type that is not an image config's,
+ * go-containerregistry (v0.21) keeps the base config blob as it was, so the zero time stays, `diff_ids`
+ * is null and there is no history (seen in what flux 2.9.5 pushes; the real time is in the annotation).
  */
-export function fluxConfig(created: string): Buffer {
+export function fluxConfig(): Buffer {
   return Buffer.from(
-    JSON.stringify({ architecture: "", created, os: "", rootfs: { type: "layers", diff_ids: null }, config: {} }),
+    JSON.stringify({
+      architecture: "",
+      created: "0001-01-01T00:00:00Z",
+      os: "",
+      rootfs: { type: "layers", diff_ids: null },
+      config: {},
+    }),
   );
 }
 
@@ -72,7 +79,7 @@ export async function pushArtifact(
     [REVISION_ANNOTATION]: meta.revision ?? "",
     ...meta.annotations,
   };
-  const config = fluxConfig(annotations[CREATED_ANNOTATION]!);
+  const config = fluxConfig();
   const configDigest = await client.pushBlob(ref.repository, config);
   const layerDigest = await client.pushBlob(ref.repository, content);
   const manifest: OciManifest = {
