@@ -24,6 +24,7 @@ import {
 } from "../../src/sources/oci/flux-artifact.js";
 import { parseOciUrl } from "../../src/sources/oci/reference.js";
 import { readTarball } from "../../src/sources/artifact/tarball.js";
+import { startHttpProxy } from "../support/http-proxy.js";
 import { type OciRegistry, startOciRegistry } from "../support/oci-registry.js";
 
 const MiB = 1024 * 1024;
@@ -80,6 +81,25 @@ describe("push and pull a Flux artifact", () => {
     const client = new RegistryClient(plain.host);
     await pushSmall(client, `${plain.url}/apps/fallback:v1`);
     expect(await client.listTags("apps/fallback")).toEqual(["v1"]);
+  });
+});
+
+describe("through an HTTP proxy", () => {
+  it("sends every request through proxyUrl, with the proxy's own credentials", async () => {
+    const proxy = await startHttpProxy({ auth: { username: "px", password: "px-pw" } });
+    try {
+      const client = new RegistryClient(plain.host, {
+        insecure: true,
+        proxyUrl: proxy.url.replace("://", "://px:px-pw@"),
+      });
+      const { digest } = await pushSmall(client, `${plain.url}/proxied/app:v1`);
+      expect((await pullArtifact(client, parseOciUrl(`${plain.url}/proxied/app:v1`), MiB)).digest).toBe(digest);
+      // HEAD+POST+PUT per blob (2), PUT manifest, GET manifest, GET blob: all of them passed the proxy.
+      expect(proxy.requests.forwarded).toBeGreaterThanOrEqual(9);
+      expect(proxy.requests.rejected).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -61,7 +61,8 @@ export class RegistryTransport {
     const tls = { ca: options.ca, cert: options.cert, key: options.key };
     // Short keep-alive: a client made per reconcile and never closed leaves no socket behind for long.
     this.dispatcher = options.proxyUrl
-      ? new ProxyAgent({ uri: options.proxyUrl, requestTls: tls, keepAliveTimeout: 4000 })
+      ? // As Go's transport (and so Flux): plain-HTTP requests forwarded by absolute URI, HTTPS through CONNECT.
+        new ProxyAgent({ uri: options.proxyUrl, requestTls: tls, keepAliveTimeout: 4000, proxyTunnel: false })
       : new Agent({ connect: tls, keepAliveTimeout: 4000 });
     if (options.insecure) this.scheme = "http";
   }
