@@ -116,6 +116,8 @@ export async function startHarness<R extends string>(o: HarnessOptions<R>): Prom
   let storagePath: string | undefined;
   const start = (opts: ControllerHarnessOptions = {}): ControllerProcess => {
     const { in: role, storagePrefix, serves: _s, stopSignal = "SIGTERM", awaitExit = true, ...flags } = opts;
+    if (role !== undefined && !(role in ns))
+      throw new Error(`controller.in: ${role} is not one of this harness's namespaces (${Object.keys(ns).join(", ")})`);
     storagePath = flags.storagePath ?? storagePath ?? makeWorkDir(`flotilla-${storagePrefix ?? "harness"}-`);
     const started = startController({
       ...flags,
