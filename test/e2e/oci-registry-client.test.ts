@@ -191,6 +191,41 @@ describe("basic auth (htpasswd)", () => {
   });
 });
 
+describe("Bearer token auth (a token service, as ghcr.io and Docker Hub)", () => {
+  const user = { username: "robot", password: "token-pw" };
+  let reg: OciRegistry;
+  beforeAll(async () => {
+    reg = await startOciRegistry({ tokenAuth: user });
+  });
+  afterAll(() => reg?.stop());
+
+  it("pushes and pulls with tokens from the realm, one per scope, reused", async () => {
+    const client = new RegistryClient(reg.host, { insecure: true, auth: user });
+    const { digest } = await pushSmall(client, `${reg.url}/tokened/app:v1`);
+    expect((await pullArtifact(client, parseOciUrl(`${reg.url}/tokened/app:v1`), MiB)).digest).toBe(digest);
+    expect(await client.listTags("tokened/app")).toEqual(["v1"]);
+    // One token for pull,push (the whole push), one for pull (manifest, blob, tags): not one per request.
+    expect(reg.tokens!.issued.withAccess).toBe(2);
+  });
+
+  it("a wrong password is refused by the token service: OciAuthError without the password", async () => {
+    const client = new RegistryClient(reg.host, { insecure: true, auth: { ...user, password: "not-it-42" } });
+    const err = await client.listTags("tokened/app").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OciAuthError);
+    expect((err as Error).message).toMatch(
+      /^registry 127\.0\.0\.1:\d+ refused a token for listing the tags of .* \(401 UNAUTHORIZED/,
+    );
+    expect((err as Error).message).not.toContain("not-it-42");
+  });
+
+  it("anonymous: the token service's token grants nothing, and the registry's refusal says credentials are needed", async () => {
+    const client = new RegistryClient(reg.host, { insecure: true });
+    await expect(client.listTags("tokened/app")).rejects.toThrow(
+      `registry ${reg.host} refused listing the tags of ${reg.host}/tokened/app (401 UNAUTHORIZED: authentication required): it needs credentials`,
+    );
+  });
+});
+
 describe("TLS", () => {
   let reg: OciRegistry;
   beforeAll(async () => {

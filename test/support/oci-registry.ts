@@ -2,7 +2,8 @@
 // tools/build.sh from github.com/distribution/distribution/v3) on 127.0.0.1 and a free port, storing
 // in a scratch directory. Plain HTTP by default; `tls: true` serves HTTPS with a certificate from a CA
 // made for this registry (`caPem`); `htpasswd` turns on basic auth for one user (the bcrypt line is
-// made by the same binary: `registry htpasswd <user>`, see tools/registry/main.go).
+// made by the same binary: `registry htpasswd <user>`, see tools/registry/main.go); `tokenAuth` puts it
+// behind a Bearer token service instead (registry-token-server.ts), as ghcr.io or Docker Hub are.
 //
 //   const reg = await startOciRegistry({ htpasswd: { username: "bot", password: "s3cret" } });
 //   reg.host            // 127.0.0.1:PORT
@@ -17,10 +18,13 @@ import { toolsDir } from "../../src/binaries/tools-dir.js";
 import { freePort, LOOPBACK } from "../../src/local/ports.js";
 import { generateKeyPair, issueCertificate } from "../../src/local/pki/certificate.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
+import { startTokenServer, TOKEN_ISSUER, TOKEN_SERVICE, type TokenServer } from "./registry-token-server.js";
 
 export interface OciRegistryOptions {
   tls?: boolean;
   htpasswd?: { username: string; password: string };
+  /** Bearer tokens from a token service (registry-token-server.ts) that grants this user everything. */
+  tokenAuth?: { username: string; password: string };
 }
 
 export interface OciRegistry {
@@ -34,6 +38,8 @@ export interface OciRegistry {
   dir: string;
   /** Where the registry keeps a blob's bytes (filesystem driver layout). */
   blobPath(digest: string): string;
+  /** With tokenAuth: the token service (its realm, and how many tokens it issued). */
+  tokens?: TokenServer;
   /** The registry's log so far. */
   logs(): string;
   stop(): Promise<void>;
@@ -57,7 +63,13 @@ function htpasswdLine(bin: string, username: string, password: string): string {
   return out.stdout;
 }
 
-function config(dir: string, port: number, opts: OciRegistryOptions, tlsFiles?: { cert: string; key: string }): string {
+function config(
+  dir: string,
+  port: number,
+  opts: OciRegistryOptions,
+  tlsFiles?: { cert: string; key: string },
+  tokens?: TokenServer,
+): string {
   return [
     "version: 0.1",
     "log:",
@@ -75,6 +87,16 @@ function config(dir: string, port: number, opts: OciRegistryOptions, tlsFiles?: 
     ...(tlsFiles ? ["  tls:", `    certificate: ${tlsFiles.cert}`, `    key: ${tlsFiles.key}`] : []),
     ...(opts.htpasswd
       ? ["auth:", "  htpasswd:", "    realm: flotilla-test", `    path: ${join(dir, "htpasswd")}`]
+      : []),
+    ...(tokens
+      ? [
+          "auth:",
+          "  token:",
+          `    realm: ${tokens.realm}`,
+          `    service: ${TOKEN_SERVICE}`,
+          `    issuer: ${TOKEN_ISSUER}`,
+          `    rootcertbundle: ${join(dir, "token-signer.crt")}`,
+        ]
       : []),
     "",
   ].join("\n");
@@ -120,13 +142,15 @@ export async function startOciRegistry(opts: OciRegistryOptions = {}): Promise<O
   if (opts.htpasswd)
     writeFileSync(join(dir, "htpasswd"), htpasswdLine(bin, opts.htpasswd.username, opts.htpasswd.password));
   const tls = opts.tls ? makeTls(dir) : undefined;
+  const tokens = opts.tokenAuth ? await startTokenServer(opts.tokenAuth) : undefined;
+  if (tokens) writeFileSync(join(dir, "token-signer.crt"), tokens.certPem);
   const logFile = join(dir, "registry.log");
   const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
   // A port can be taken between freePort and the registry's bind: try a few.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const host = `${LOOPBACK}:${port}`;
-    writeFileSync(join(dir, "config.yml"), config(dir, port, opts, tls));
+    writeFileSync(join(dir, "config.yml"), config(dir, port, opts, tls, tokens));
     const out = openSync(logFile, "w");
     const child = spawn(bin, ["serve", join(dir, "config.yml")], {
       stdio: ["ignore", out, out],
@@ -140,6 +164,7 @@ export async function startOciRegistry(opts: OciRegistryOptions = {}): Promise<O
       child.kill("SIGKILL");
       if (attempt < 3 && /address already in use/.test(log())) continue;
       rmSync(dir, { recursive: true, force: true });
+      await tokens?.close();
       throw err;
     }
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -148,6 +173,7 @@ export async function startOciRegistry(opts: OciRegistryOptions = {}): Promise<O
       port,
       url: `oci://${host}`,
       ...(tls ? { caPem: tls.caPem } : {}),
+      ...(tokens ? { tokens } : {}),
       dir,
       blobPath: (digest: string) => {
         const hex = digest.replace(/^sha256:/, "");
@@ -162,6 +188,7 @@ export async function startOciRegistry(opts: OciRegistryOptions = {}): Promise<O
           clearTimeout(timer);
         }
         rmSync(dir, { recursive: true, force: true });
+        await tokens?.close();
       },
     };
   }

@@ -199,7 +199,10 @@ export class RegistryTransport {
   private async fetchToken(params: Record<string, string>, req: SendRequest): Promise<string> {
     const url = new URL(params.realm!);
     if (params.service) url.searchParams.set("service", params.service);
-    url.searchParams.set("scope", params.scope ?? req.scope);
+    // The scope the whole operation needs (a push needs pull,push even where the registry's challenge for
+    // its first HEAD names only pull), and the challenge's own if it differs: one token serves the operation.
+    url.searchParams.append("scope", req.scope);
+    if (params.scope && params.scope !== req.scope) url.searchParams.append("scope", params.scope);
     const headers: Record<string, string> = this.options.auth ? { authorization: basic(this.options.auth) } : {};
     let res: Response;
     try {
