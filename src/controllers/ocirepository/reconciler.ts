@@ -52,6 +52,20 @@ function newArtifactEvent(obj: OCIRepository, artifact: Artifact) {
   };
 }
 
+/**
+ * Closes the client's connections without holding the worker: a close waits for every response body
+ * to be read, and a reconcile must never hang on a connection it is done with (idle ones also close
+ * by themselves after a few seconds).
+ */
+function release(client: RegistryClient, ctx: ReconcileContext): void {
+  const slow = setTimeout(() => ctx.log.info("registry connections still closing after 10s"), 10_000);
+  slow.unref();
+  void client
+    .close()
+    .catch(() => undefined)
+    .finally(() => clearTimeout(slow));
+}
+
 export class OCIRepositoryReconciler implements Reconciler {
   private readonly objects: SourceObjects<OCIRepository>;
   private readonly finisher: Finisher<OCIRepository>;
@@ -101,7 +115,7 @@ export class OCIRepositoryReconciler implements Reconciler {
           isNew = artifact.digest !== previous?.digest;
         }
       } finally {
-        await client.close();
+        release(client, ctx);
       }
     } catch (err) {
       const failure = sourceFailure(err, (m) => new ReconcileFailure(REASONS.failed, m));
