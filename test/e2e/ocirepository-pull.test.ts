@@ -158,3 +158,38 @@ describe("a Kustomization with sourceRef.kind OCIRepository", () => {
     expect((await cm()).data).toEqual({ version: "2" });
   });
 });
+
+describe("the OCIRepository API as Flux serves it", () => {
+  it("a v1beta2 manifest from older docs applies as written and is reconciled (stored as v1)", async () => {
+    const digest = await pushFiles(to("apps/old"), "latest", { "cm.yaml": configMapYaml("old", "x", { a: "1" }) });
+    await env.mgmt.client.create(`/apis/source.toolkit.fluxcd.io/v1beta2/namespaces/${env.ns}/ocirepositories`, {
+      apiVersion: "source.toolkit.fluxcd.io/v1beta2",
+      kind: "OCIRepository",
+      metadata: { name: "old" },
+      spec: { url: `${reg.url}/apps/old`, interval: "10m", insecure: true },
+    });
+    // No ref: the tag is latest, as in Flux.
+    expect((await env.waitOci("old", "True")).status!.artifact!.revision).toBe(`latest@${digest}`);
+  });
+
+  it("a cloud provider or verify is Stalled with UnsupportedField, naming the field; suspend stops reconciling", async () => {
+    await env.createOci("aws", { url: `${reg.url}/apps/old`, insecure: true, provider: "aws" });
+    const aws = await env.waitOci("aws", "False", "UnsupportedField");
+    expect(readyOf(aws)!.message).toMatch(/^spec\.provider 'aws' is not supported by flotilla: /);
+    expect(conditionOf(aws, "Stalled")?.status).toBe("True");
+    await env.createOci("verify", {
+      url: `${reg.url}/apps/old`,
+      insecure: true,
+      verify: { provider: "cosign", secretRef: { name: "cosign-pub" } },
+    });
+    const verify = await env.waitOci("verify", "False", "UnsupportedField");
+    expect(readyOf(verify)!.message).toMatch(/^spec\.verify \(provider 'cosign'\) is not supported by flotilla: /);
+
+    // Suspended: a requested reconcile is acknowledged but nothing is pulled (the new tag is not seen).
+    await env.patchOci("old", { suspend: true });
+    await pushFiles(to("apps/old"), "latest", { "cm.yaml": configMapYaml("old", "x", { a: "2" }) });
+    const before = (await env.getOci("old")).status!.artifact;
+    const handled = await env.reconcileOci("old");
+    expect(handled.status!.artifact).toEqual(before);
+  });
+});
