@@ -71,6 +71,22 @@ describe("fetching a source's artifact for its consumers", () => {
     expect(requests - before).toBe(1);
   });
 
+  it("keeps the same bytes as a tarball unpacked for one source and as a file for another (an OCI chart layer and its HelmChart)", async () => {
+    const fetcher = new SourceFetcher({} as KubeClient, join(root, "shapes-cache"));
+    const asChart: Artifact = { ...artifact, path: "helmchart/ns/web/web-1.0.0.tgz", revision: "1.0.0" };
+    fetcher.useCache((kind) => ({
+      apiVersion: "v1",
+      kind,
+      metadata: { name: "web" },
+      status: { artifact: kind === "OCIRepository" ? artifact : asChart },
+    }));
+    const unpacked = await fetcher.fetch({ kind: "OCIRepository", name: "web" }, "ns");
+    const file = await fetcher.fetch({ kind: "HelmChart", name: "web" }, "ns");
+    expect(file.dir).not.toBe(unpacked.dir);
+    expect(readdirSync(file.dir)).toEqual(["web-1.0.0.tgz"]);
+    expect(existsSync(join(unpacked.dir, "apps/app-0/cm.yaml"))).toBe(true);
+  });
+
   it("lets a second fetcher (another process's cache) unpack beside the first without a collision", async () => {
     const cache = join(root, "shared-cache");
     const a = new SourceFetcher({} as KubeClient, cache);

@@ -111,9 +111,10 @@ export class SourceFetcher {
     if (!this.cache) throw new Error("SourceFetcher.fetch needs a cache directory");
     const artifact = await this.artifactOf(ref, defaultNamespace);
     const id = `${ref.kind}/${ref.namespace ?? defaultNamespace}/${ref.name}`;
-    const lease = await this.cache.lease(id, artifact.digest, (tmp) =>
-      this.unpack(artifact, tmp, `the artifact of ${id}`, limits),
-    );
+    // The same bytes can be a tarball to unpack (an OCIRepository that copied a chart layer) and a single
+    // file to keep (the HelmChart of that chart): one cache entry per digest and shape, never the other's.
+    const key = isTarball(artifact) ? artifact.digest : `${artifact.digest}-file-${artifactFileName(artifact)}`;
+    const lease = await this.cache.lease(id, key, (tmp) => this.unpack(artifact, tmp, `the artifact of ${id}`, limits));
     return { artifact, ...lease };
   }
 
@@ -122,12 +123,14 @@ export class SourceFetcher {
       // Not served (yet): the source controller is restarting or the artifact moved.
       throw err instanceof ArtifactDownloadError ? new ArtifactNotReadyError(err.message) : err;
     });
-    if (artifact.path.endsWith(".tar.gz")) await extractTarball(data, tmp, { limits, what });
+    if (isTarball(artifact)) await extractTarball(data, tmp, { limits, what });
     else if (data.length > limits.maxSize) throw tooLarge(limits, what);
     // A single-file artifact (a chart) keeps exactly the file name its artifact path gives it.
     else writeFileSync(join(tmp, artifactFileName(artifact)), data);
   }
 }
+
+const isTarball = (artifact: Pick<Artifact, "path">) => artifact.path.endsWith(".tar.gz");
 
 /** The file name of a single-file artifact: the last segment of its path. */
 export const artifactFileName = (artifact: Pick<Artifact, "path">) => basename(artifact.path);

@@ -18,6 +18,8 @@ import {
   SourceNotFoundError,
 } from "../../sources/consumer.js";
 import { ReconcileFailure } from "../kit/failure.js";
+import { loadOciChart } from "./oci-chart.js";
+import type { LoadedChart } from "./loaded-chart.js";
 
 export interface ChartRef {
   name: string;
@@ -97,19 +99,9 @@ export async function deleteHelmChart(cluster: Cluster, hr: HelmRelease): Promis
   await cluster.client.delete(pathOf(SERVED_KINDS.HelmChart, ref.namespace, ref.name)).catch(() => undefined);
 }
 
-export interface LoadedChart {
-  /** The .tgz on disk (shared, read-only). */
-  path: string;
-  name: string;
-  version: string;
-  revision: string;
-  digest: string;
-  /** The unpacked copy may be collected once the helm action is done. */
-  release(): void;
-}
-
 /** The chart artifact once the HelmChart is Ready for its generation: SourceNotReady/ArtifactFailed otherwise. */
 export async function loadChart(sources: SourceFetcher, hr: HelmRelease, waitMs: number): Promise<LoadedChart> {
+  if (hr.spec.chartRef?.kind === "OCIRepository") return loadOciChart(sources, hr, waitMs);
   const ref = chartRefOf(hr);
   const id = `HelmChart/${ref.namespace}/${ref.name}`;
   const source = { kind: "HelmChart" as const, ...ref };

@@ -105,12 +105,14 @@ export class HelmReleaseReconciler extends AppReconciler<HelmRelease> {
     );
     await ensureHelmChart(this.cluster, this.sources, hr);
     const ref = chartRefOf(hr);
-    status.helmChart = `${ref.namespace}/${ref.name}`;
+    if (hr.spec.chartRef?.kind !== "OCIRepository") status.helmChart = `${ref.namespace}/${ref.name}`;
     const chart = await loadChart(this.sources, hr, this.waitMs);
     const values = await composeValues(this.cluster.client, hr).catch((err: Error) => {
       throw asFailure(err, (m) => new ReconcileFailure("ValuesError", m));
     });
     this.resetFailures(hr, status, chart.version, values.digest);
+    if (chart.revisionDigest || hr.status?.lastAttemptedRevisionDigest)
+      status.lastAttemptedRevisionDigest = chart.revisionDigest ?? null;
     const target = await targetCluster(this.cluster, hr, this.flags.defaultServiceAccount);
     const want = { release: releaseName(hr), namespace: targetNamespace(hr), chartName: chart.name };
     const previous = changedTarget(hr, want);

@@ -21,7 +21,7 @@ import { helmStepFor } from "./actions/helm-steps.js";
 import type { HelmStep } from "./actions/release-action.js";
 import { type HelmRunner, runAction } from "./actions/run-action.js";
 import { unlockRelease } from "./actions/unlock.js";
-import type { LoadedChart } from "./chart-source.js";
+import type { LoadedChart } from "./loaded-chart.js";
 import type { DriftReport } from "./drift/drift.js";
 import { actionForState, type Desired, determineReleaseState, forceRequested } from "./release-state.js";
 import { settledReady } from "./release-status.js";

@@ -17,7 +17,6 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 describe("HelmRelease fields flotilla does not implement", () => {
   it.each([
     [{ kubeConfig: { configMapRef: { name: "eks" } } }, "spec.kubeConfig.configMapRef"],
-    [{ chart: undefined, chartRef: { kind: "OCIRepository", name: "oci" } }, "spec.chartRef.kind 'OCIRepository'"],
     [{ chart: undefined, chartRef: { kind: "ExternalArtifact", name: "a" } }, "spec.chartRef.kind 'ExternalArtifact'"],
     [
       { chart: { spec: { ...chart.spec, sourceRef: { kind: "Bucket", name: "b" } } } },

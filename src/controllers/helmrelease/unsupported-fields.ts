@@ -1,7 +1,7 @@
 // The HelmRelease fields of Flux's v2 API that flotilla does not implement (kit/unsupported.ts).
 // The table takes the whole object, not only its spec: whether spec.storageNamespace is refused
 // depends on the target namespace, which defaults to the object's own.
-// Implemented, so not here: chartRef kind HelmChart, test.filters (helm test --filter),
+// Implemented, so not here: chartRef kind HelmChart and OCIRepository (oci-chart.ts), test.filters (helm test --filter),
 // dependsOn[].readyExpr (the Kustomization's CEL), install/upgrade/rollback.serverSideApply (helm v4's
 // --server-side true|false|auto), driftDetection, commonMetadata. Accepted as harmless:
 // persistentClient (every helm process is a new client anyway) and rollback.recreate (a no-op in
@@ -10,7 +10,7 @@ import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import { KUBECONFIG_CONFIGMAP_REF, VERIFY_INSTEAD } from "../kit/shared-refusals.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
 
-const CHART_SOURCES = "a HelmRepository (HTTP/S) or a GitRepository";
+const CHART_SOURCES = "a HelmRepository (HTTP/S or OCI) or a GitRepository";
 
 /** The namespace helm installs to, and so (helm's CLI storage namespace is its -n) where the release is stored. */
 export const targetNamespaceOf = (hr: HelmRelease): string | undefined =>
@@ -19,7 +19,7 @@ export const targetNamespaceOf = (hr: HelmRelease): string | undefined =>
 const chartRefKind = (kind: string): UnsupportedField<HelmRelease> => ({
   field: `spec.chartRef.kind ${kind}`,
   find: (hr) => ((hr.spec.chartRef?.kind as string) === kind ? `spec.chartRef.kind '${kind}'` : undefined),
-  instead: `use spec.chart with ${CHART_SOURCES} as its sourceRef, or a spec.chartRef to a HelmChart`,
+  instead: `use spec.chart with ${CHART_SOURCES} as its sourceRef, or a spec.chartRef to a HelmChart or an OCIRepository`,
 });
 
 export const HELM_RELEASE_UNSUPPORTED: UnsupportedField<HelmRelease>[] = [
@@ -27,7 +27,6 @@ export const HELM_RELEASE_UNSUPPORTED: UnsupportedField<HelmRelease>[] = [
     ...KUBECONFIG_CONFIGMAP_REF,
     find: (hr) => KUBECONFIG_CONFIGMAP_REF.find(hr.spec),
   },
-  chartRefKind("OCIRepository"),
   chartRefKind("ExternalArtifact"),
   {
     field: "spec.chart.spec.sourceRef.kind Bucket",
