@@ -79,6 +79,33 @@ describe("the real flux CLI reads what flotilla pushed, and the other way round"
     expect(ours.stdout).toBe(theirs.stdout);
   });
 
+  it("flotilla tag artifact on flux's push keeps its digest; one whose bytes it cannot write back is refused, untagged", async () => {
+    const repo = `${plain.url}/interop/tagged`;
+    const push = (tag: string, source: string) =>
+      runFlux(["push", "artifact", `${repo}:${tag}`, "--path", app, `--source=${source}`, "--revision=r"]);
+    expect((await push("v1", "https://git.example/app")).code).toBe(0);
+    const tagged = await flotilla(["tag", "artifact", `${repo}:v1`, "--tag", "latest"]);
+    expect(tagged.code, tagged.stderr).toBe(0);
+    // Go's encoding/json escapes '&', '<' and '>' in strings; flotilla's client would write them plain.
+    expect((await push("v2", "https://git.example/app?a=1&b=2")).code).toBe(0);
+    const refused = await flotilla(["tag", "artifact", `${repo}:v2`, "--tag", "stable"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("the tag would name another digest");
+    const rows = (await runFlux(["list", "artifacts", repo])).stdout.split("\n").slice(1, -1);
+    const digestOf = (tag: string) =>
+      rows
+        .find(
+          (r) =>
+            r.startsWith(`${plain.host}/interop/tagged:${tag}\t`) ||
+            r.startsWith(`${plain.host}/interop/tagged:${tag} `),
+        )
+        ?.split("\t")[1]
+        ?.trim();
+    expect(digestOf("v1")).toMatch(/^sha256:[a-f0-9]{64}$/);
+    expect(digestOf("latest")).toBe(digestOf("v1"));
+    expect(digestOf("stable")).toBeUndefined();
+  });
+
   it.each([
     ["--tag-semver=>=1.0.0", "--insecure", "--secret-ref=regcred", "--interval=10m"],
     ["--tag=6.3.5", "--layer-selector=application/vnd.cncf.helm.chart.content.v1.tar+gzip:copy", "--label=team=a"],
