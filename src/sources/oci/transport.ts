@@ -37,6 +37,13 @@ const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)|ALTNAME|HOSTN
 const LOCAL_REGISTRY =
   /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|.*\.localhost)(:\d+)?$/;
 
+/** The server answered an HTTPS hello with something that is not TLS (a plain-HTTP server). */
+const notTls = (err: unknown) =>
+  !CERTIFICATE_CODES.test(errorCode(err)) &&
+  (errorCode(err) === "EPROTO" ||
+    errorCode(err) === "ERR_SSL_WRONG_VERSION_NUMBER" ||
+    /wrong version number|packet length too long/i.test(errorText(err)));
+
 const errorCode = (err: unknown): string => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code ?? e?.cause?.code ?? "";
@@ -152,14 +159,7 @@ export class RegistryTransport {
 
   /** An HTTPS attempt on a local registry that answered in plain HTTP (not a certificate problem). */
   private speaksNoTls(err: unknown): boolean {
-    const code = errorCode(err);
-    return (
-      LOCAL_REGISTRY.test(this.registry) &&
-      !CERTIFICATE_CODES.test(code) &&
-      (code === "EPROTO" ||
-        code === "ERR_SSL_WRONG_VERSION_NUMBER" ||
-        /wrong version number|packet length too long/i.test(errorText(err)))
-    );
+    return LOCAL_REGISTRY.test(this.registry) && notTls(err);
   }
 
   unreachable(err: unknown, signal: AbortSignal): Error {
@@ -174,6 +174,10 @@ export class RegistryTransport {
     if (CERTIFICATE_CODES.test(code))
       return new OciUnreachableError(
         `registry ${this.registry}: its TLS certificate is not trusted (${code || errorText(err)}); give the CA that signed it`,
+      );
+    if (notTls(err))
+      return new OciUnreachableError(
+        `registry ${this.registry} does not speak TLS (${errorText(err)}); if it serves plain HTTP, mark it insecure`,
       );
     return new OciUnreachableError(`registry ${this.registry} is unreachable: ${errorText(err)}`);
   }
