@@ -71,15 +71,17 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
       `kustomization ${ks.namespace}/${ks.name}`,
     );
     const ref = k.spec.sourceRef;
-    const git =
-      ref.kind === "GitRepository"
-        ? await get<Obj>(
-            cluster,
-            pathOf(SERVED_KINDS.GitRepository, ref.namespace ?? ks.namespace, ref.name),
-            `GitRepository ${ref.name}`,
-          )
+    const sourceNs = ref.namespace ?? ks.namespace;
+    const source =
+      ref.kind === "GitRepository" || ref.kind === "OCIRepository"
+        ? await get<Obj>(cluster, pathOf(SERVED_KINDS[ref.kind], sourceNs, ref.name), `${ref.kind} ${ref.name}`)
         : undefined;
-    return kustomizationReport(objectName, o.metadata.namespace, k, git);
+    return kustomizationReport(
+      objectName,
+      o.metadata.namespace,
+      k,
+      ref.kind === "OCIRepository" ? { oci: source } : { git: source },
+    );
   }
   const hr = await managedBy(cluster, o, HELM);
   if (!hr)
@@ -87,11 +89,14 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
       `object not managed by Flux: ${o.kind}/${o.metadata.name} has no ${KS}/name or ${HELM}/name label`,
     );
   type Hr = Obj & {
-    spec: { chart?: { spec: { sourceRef: { kind: string; name: string; namespace?: string } } } };
+    spec: {
+      chart?: { spec: { sourceRef: { kind: string; name: string; namespace?: string } } };
+      chartRef?: { kind: string; name: string; namespace?: string };
+    };
     status?: { helmChart?: string };
   };
   const h = await get<Hr>(cluster, pathOf(SERVED_KINDS.HelmRelease, hr.namespace, hr.name), `HelmRelease ${hr.name}`);
-  const sources: { chart?: Obj; helmRepository?: Obj; git?: Obj } = {};
+  const sources: { chart?: Obj; helmRepository?: Obj; git?: Obj; oci?: Obj } = {};
   if (h.status?.helmChart) {
     const [cns, cname] = h.status.helmChart.split("/");
     sources.chart = await get<Obj>(
@@ -113,6 +118,13 @@ async function trace(cluster: Cluster, o: Live, typedKind: string): Promise<stri
       cluster,
       pathOf(SERVED_KINDS.GitRepository, sourceNs, ref.name),
       `GitRepository ${ref.name}`,
+    );
+  const chartRef = h.spec.chartRef;
+  if (!h.spec.chart && chartRef?.kind === "OCIRepository")
+    sources.oci = await get<Obj>(
+      cluster,
+      pathOf(SERVED_KINDS.OCIRepository, chartRef.namespace ?? hr.namespace, chartRef.name),
+      `OCIRepository ${chartRef.name}`,
     );
   return helmReleaseReport(objectName, o.metadata.namespace, h, sources);
 }

@@ -18,11 +18,11 @@ export interface Obj {
     targetNamespace?: string;
     chart?: string | unknown;
     version?: string;
-    ref?: { tag?: string; semver?: string; branch?: string };
+    ref?: { tag?: string; semver?: string; branch?: string; digest?: string };
   };
   status?: {
     conditions?: Cond[];
-    artifact?: { revision?: string };
+    artifact?: { revision?: string; metadata?: Record<string, string> };
     lastAppliedRevision?: string;
     lastAttemptedRevision?: string;
   };
@@ -58,6 +58,36 @@ function gitLines(width: number, git: Obj): string[] {
   return [...out, ...statusLines(width, git, true)];
 }
 
+// flux ranges over a Go map, so the keys come sorted: Revision before Source.
+const ORIGIN_LINES: [string, string][] = [
+  ["Origin Revision: ", "org.opencontainers.image.revision"],
+  ["Origin Source:   ", "org.opencontainers.image.source"],
+];
+
+/** An OCIRepository's block; the Kustomization report adds the artifact's origin annotations, the HelmRelease one does not. */
+function ociLines(oci: Obj, withOrigin: boolean): string[] {
+  const w = 17;
+  const ref = oci.spec?.ref;
+  const out = [
+    "---",
+    line(w, "OCIRepository", oci.metadata.name),
+    line(w, "Namespace", oci.metadata.namespace ?? ""),
+    line(w, "URL", oci.spec?.url ?? ""),
+  ];
+  if (ref?.tag) out.push(line(w, "Tag", ref.tag));
+  else if (ref?.semver) out.push(line(w, "Tag", ref.semver));
+  else if (ref?.digest) out.push(line(w, "Digest", ref.digest));
+  const artifact = oci.status?.artifact;
+  if (artifact) {
+    out.push(line(w, "Revision", artifact.revision ?? ""));
+    // Go's template prints a line per key, empty when the artifact lacks that annotation.
+    if (withOrigin && artifact.metadata && Object.keys(artifact.metadata).length)
+      for (const [label, key] of ORIGIN_LINES)
+        out.push(artifact.metadata[key] ? `${label}${artifact.metadata[key]}` : "");
+  }
+  return [...out, ...statusLines(w, oci, true)];
+}
+
 function objectLines(width: number, objectName: string, namespace?: string): string[] {
   return [
     "",
@@ -67,14 +97,20 @@ function objectLines(width: number, objectName: string, namespace?: string): str
   ];
 }
 
-export function kustomizationReport(objectName: string, namespace: string | undefined, ks: Obj, git?: Obj): string {
+export function kustomizationReport(
+  objectName: string,
+  namespace: string | undefined,
+  ks: Obj,
+  source?: { git?: Obj; oci?: Obj },
+): string {
   const w = 17;
   const out = objectLines(w, objectName, namespace);
   out.push("---", line(w, "Kustomization", ks.metadata.name), line(w, "Namespace", ks.metadata.namespace ?? ""));
   if (ks.spec?.targetNamespace) out.push(line(w, "Target", ks.spec.targetNamespace));
   out.push(line(w, "Path", ks.spec?.path ?? ""), line(w, "Revision", ks.status?.lastAppliedRevision ?? ""));
   out.push(...statusLines(w, ks, false));
-  if (git) out.push(...gitLines(w, git));
+  if (source?.git) out.push(...gitLines(w, source.git));
+  if (source?.oci) out.push(...ociLines(source.oci, true));
   return `${out.join("\n")}\n`;
 }
 
@@ -82,14 +118,14 @@ export function helmReleaseReport(
   objectName: string,
   namespace: string | undefined,
   hr: Obj,
-  sources: { chart?: Obj; helmRepository?: Obj; git?: Obj },
+  sources: { chart?: Obj; helmRepository?: Obj; git?: Obj; oci?: Obj },
 ): string {
   const w = 16;
   const out = objectLines(w, objectName, namespace);
   out.push("---", line(w, "HelmRelease", hr.metadata.name), line(w, "Namespace", hr.metadata.namespace ?? ""));
   if (hr.spec?.targetNamespace) out.push(line(w, "Target", hr.spec.targetNamespace));
   out.push(line(w, "Revision", hr.status?.lastAttemptedRevision ?? ""), ...statusLines(w, hr, false));
-  const { chart, helmRepository, git } = sources;
+  const { chart, helmRepository, git, oci } = sources;
   if (chart) {
     out.push("---", line(w, "HelmChart", chart.metadata.name), line(w, "Namespace", chart.metadata.namespace ?? ""));
     out.push(line(w, "Chart", String(chart.spec?.chart ?? "")), line(w, "Version", chart.spec?.version ?? ""));
@@ -106,5 +142,6 @@ export function helmReleaseReport(
     out.push(...statusLines(w, helmRepository, false));
   }
   if (git) out.push(...gitLines(15, git));
+  if (oci) out.push(...ociLines(oci, false));
   return `${out.join("\n")}\n`;
 }
