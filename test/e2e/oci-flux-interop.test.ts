@@ -98,10 +98,11 @@ describe("flux pushes, flotilla pulls", () => {
     expect(gunzipSync(pulled.layer).equals(gunzipSync(ours))).toBe(true);
   });
 
-  it("with --reproducible, flux's config blob is byte for byte the one flotilla writes, and so is the manifest but for the gzip", async () => {
+  it("with --reproducible, flux's config blob is byte for byte the one flotilla writes, and so is the manifest (Go's escaping included) but for the gzip", async () => {
     const url = `${reg.url}/interop/reproducible:v1`;
+    const source = `${SOURCE}?ref=main&path=<apps>`; // Go's JSON writes \u0026, \u003c, \u003e
     const push = await runFlux([
-      "push", "artifact", url, `--path=${src}`, `--source=${SOURCE}`, "--revision=v1@sha1:fff", "--reproducible", "--insecure-registry",
+      "push", "artifact", url, `--path=${src}`, `--source=${source}`, "--revision=v1@sha1:fff", "--reproducible", "--insecure-registry",
     ]); // prettier-ignore
     expect(push.code, push.stderr).toBe(0);
     const client = new RegistryClient(reg.host, { insecure: true });
@@ -111,14 +112,20 @@ describe("flux pushes, flotilla pulls", () => {
 
     const content = await buildArtifact(src, FLUX_DEFAULT_IGNORE_PATHS);
     await pushArtifact(client, parseOciUrl(`${reg.url}/interop/reproducible:ours`), content, {
-      source: SOURCE,
+      source,
       revision: "v1@sha1:fff",
       created: "1970-01-01T00:00:00Z",
     });
     const ours = await client.getManifest("interop/reproducible", "ours");
     const sameLayer = (raw: Buffer, l: { digest: string; size: number }) =>
       raw.toString().replace(l.digest, "<layer>").replace(`"size":${l.size}`, '"size":<n>');
+    expect(theirs.raw.toString()).toContain("\\u0026path=\\u003capps\\u003e");
     expect(sameLayer(ours.raw, ours.manifest.layers[0]!)).toBe(sameLayer(theirs.raw, theirs.manifest.layers[0]!));
+
+    // Flux's manifest bytes written back as they are: a new tag names the same digest.
+    const retagged = await client.putManifestRaw("interop/reproducible", "retagged", theirs.raw, theirs.mediaType);
+    expect(retagged).toBe(theirs.digest);
+    expect((await client.getManifest("interop/reproducible", "retagged")).digest).toBe(theirs.digest);
   });
 });
 

@@ -30,6 +30,10 @@ const MAX_REDIRECTS = 5;
 const MAX_TAG_PAGES = 10_000;
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
 
+/** JSON as Go's encoding/json writes it: HTML characters and the JS line separators escaped. */
+export const goJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 export const sha256Digest = (data: Buffer) => `sha256:${createHash("sha256").update(data).digest("hex")}`;
 
 export class RegistryClient {
@@ -221,10 +225,22 @@ export class RegistryClient {
     return digest;
   }
 
-  /** Stores the manifest under `reference` (a tag or its digest); returns the digest of the bytes sent. */
-  async putManifest(repository: string, reference: string, manifest: OciManifest): Promise<string> {
+  /**
+   * Stores the manifest under `reference` (a tag or its digest), serialized as Go's encoding/json writes it
+   * (so as Flux's pushes are: `<`, `>`, `&` escaped); returns the digest of the bytes sent.
+   */
+  putManifest(repository: string, reference: string, manifest: OciManifest): Promise<string> {
+    return this.putManifestRaw(
+      repository,
+      reference,
+      Buffer.from(goJson(manifest)),
+      manifest.mediaType ?? OCI_MANIFEST_MEDIA_TYPE,
+    );
+  }
+
+  /** Stores these exact manifest bytes (e.g. read by getManifest, to tag them again under the same digest). */
+  async putManifestRaw(repository: string, reference: string, raw: Buffer, mediaType: string): Promise<string> {
     const signal = this.deadline();
-    const raw = Buffer.from(JSON.stringify(manifest));
     const digest = sha256Digest(raw);
     const what = `pushing the manifest ${this.name(repository, reference)}`;
     const res = await this.transport.send({
@@ -233,7 +249,7 @@ export class RegistryClient {
       scope: push(repository),
       what,
       signal,
-      headers: { "content-type": manifest.mediaType ?? OCI_MANIFEST_MEDIA_TYPE },
+      headers: { "content-type": mediaType },
       body: raw,
     });
     if (res.statusCode !== 201) throw await this.transport.failure(res, what);
