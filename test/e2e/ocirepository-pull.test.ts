@@ -172,7 +172,7 @@ describe("the OCIRepository API as Flux serves it", () => {
     expect((await env.waitOci("old", "True")).status!.artifact!.revision).toBe(`latest@${digest}`);
   });
 
-  it("a cloud provider or verify is Stalled with UnsupportedField, naming the field; suspend stops reconciling", async () => {
+  it("a cloud provider or notation verification is Stalled with UnsupportedField, naming the field; suspend stops reconciling", async () => {
     await env.createOci("aws", { url: `${reg.url}/apps/old`, insecure: true, provider: "aws" });
     const aws = await env.waitOci("aws", "False", "UnsupportedField");
     expect(readyOf(aws)!.message).toMatch(/^spec\.provider 'aws' is not supported by flotilla: /);
@@ -180,10 +180,10 @@ describe("the OCIRepository API as Flux serves it", () => {
     await env.createOci("verify", {
       url: `${reg.url}/apps/old`,
       insecure: true,
-      verify: { provider: "cosign", secretRef: { name: "cosign-pub" } },
+      verify: { provider: "notation", secretRef: { name: "trust" } },
     });
     const verify = await env.waitOci("verify", "False", "UnsupportedField");
-    expect(readyOf(verify)!.message).toMatch(/^spec\.verify \(provider 'cosign'\) is not supported by flotilla: /);
+    expect(readyOf(verify)!.message).toMatch(/^spec\.verify\.provider 'notation' is not supported by flotilla: /);
 
     // Suspended: a requested reconcile is acknowledged but nothing is pulled (the new tag is not seen).
     await env.patchOci("old", { suspend: true });

@@ -1,6 +1,8 @@
 // Pushing artifacts to a test registry the way `flux push artifact` does (the OCI library's
 // buildArtifact + pushArtifact: Flux's config, content layer and annotations), from files written
-// into a scratch directory; and raw pushes for artifacts Flux would not make (another layer type).
+// into a scratch directory; raw pushes for artifacts Flux would not make (another layer type); and
+// cosign key signatures.
+import { type KeyObject, sign } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RegistryClient, type RegistryOptions } from "../../src/sources/oci/client.js";
@@ -68,3 +70,42 @@ export const configMapYaml = (name: string, namespace: string, data: Record<stri
     ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`),
     "",
   ].join("\n");
+
+/**
+ * Signs the manifest `digest` the way `cosign sign --key` does (before bundles): a simple-signing
+ * payload naming the digest, its ECDSA/SHA-256 signature in the layer annotation, at `sha256-<hex>.sig`.
+ */
+export async function pushCosignSignature(to: PushTarget, digest: string, privateKey: KeyObject): Promise<void> {
+  const payload = Buffer.from(
+    JSON.stringify({
+      critical: {
+        identity: { "docker-reference": `${to.host}/${to.repository}` },
+        image: { "docker-manifest-digest": digest },
+        type: "cosign container image signature",
+      },
+      optional: null,
+    }),
+  );
+  const signature = sign("sha256", payload, privateKey).toString("base64");
+  const client = new RegistryClient(to.host, { insecure: true, ...to.options });
+  try {
+    const config = Buffer.from("{}");
+    const configDigest = await client.pushBlob(to.repository, config);
+    const layerDigest = await client.pushBlob(to.repository, payload);
+    await client.putManifest(to.repository, `${digest.replace(":", "-")}.sig`, {
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST_MEDIA_TYPE,
+      config: { mediaType: "application/vnd.oci.image.config.v1+json", digest: configDigest, size: config.length },
+      layers: [
+        {
+          mediaType: "application/vnd.dev.cosign.simplesigning.v1+json",
+          digest: layerDigest,
+          size: payload.length,
+          annotations: { "dev.cosignproject.cosign/signature": signature },
+        },
+      ],
+    });
+  } finally {
+    await client.close();
+  }
+}

@@ -101,13 +101,17 @@ describe("an OCIRepository's URL and fields", () => {
     });
   });
 
-  it("refuses a cloud provider and verify by name, and passes every implemented field", () => {
+  it("refuses a cloud provider, notation and keyless cosign by name, and passes every implemented field (verify with a key included)", () => {
     expect(unsupportedField(repo({ provider: "aws" }).spec, OCI_REPOSITORY_UNSUPPORTED)?.message).toMatch(
       /^spec\.provider 'aws' is not supported by flotilla: use spec\.provider: generic/,
     );
-    const verify = repo({ verify: { provider: "cosign", secretRef: { name: "keys" } } }).spec;
-    expect(unsupportedField(verify, OCI_REPOSITORY_UNSUPPORTED)?.message).toMatch(
-      /^spec\.verify \(provider 'cosign'\) is not supported by flotilla: remove spec\.verify/,
+    const notation = repo({ verify: { provider: "notation", secretRef: { name: "trust" } } }).spec;
+    expect(unsupportedField(notation, OCI_REPOSITORY_UNSUPPORTED)?.message).toMatch(
+      /^spec\.verify\.provider 'notation' is not supported by flotilla: sign with cosign/,
+    );
+    const keyless = repo({ verify: { provider: "cosign" } }).spec;
+    expect(unsupportedField(keyless, OCI_REPOSITORY_UNSUPPORTED)?.message).toMatch(
+      /^spec\.verify without secretRef \(keyless cosign\) is not supported by flotilla: it needs the public Sigstore/,
     );
     const all = repo({
       provider: "generic",
@@ -121,6 +125,7 @@ describe("an OCIRepository's URL and fields", () => {
       ignore: "*.md",
       suspend: false,
       timeout: "30s",
+      verify: { provider: "cosign", secretRef: { name: "cosign-pub" } },
     }).spec;
     expect(unsupportedField(all, OCI_REPOSITORY_UNSUPPORTED)).toBeUndefined();
   });

@@ -11,7 +11,7 @@ import { SERVED_KINDS, SOURCE_GROUP } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { OCIRepository } from "../../api/source/oci-repository.js";
 import type { Cluster } from "../../kube/cluster.js";
-import { setCondition } from "../../runtime/conditions.js";
+import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import type { ReconcileContext, Reconciler, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "../../sources/artifact/limits.js";
@@ -31,6 +31,7 @@ import { layerContent } from "./layer-content.js";
 import { registryOptions } from "./registry-access.js";
 import { repositoryOf, type Resolved, resolve } from "./resolve.js";
 import { OCI_REPOSITORY_UNSUPPORTED } from "./unsupported-fields.js";
+import { verifyCosign } from "./verify.js";
 
 export interface OCIRepositoryReconcilerOptions {
   /** --artifact-max-size and --artifact-max-files: a layer over them is refused, not stored. */
@@ -90,6 +91,9 @@ export class OCIRepositoryReconciler implements Reconciler {
     const previous = this.objects.storedArtifact(obj);
     const timing = { intervalMs: parseDuration(obj.spec.interval) };
     let conditions: Condition[] = [...(obj.status?.conditions ?? [])];
+    // A failed verification is worked out again; a successful one stands for the stored artifact.
+    if (conditions.some((c) => c.type === "SourceVerified" && c.status === "False"))
+      conditions = removeCondition(conditions, "SourceVerified");
     let resolved: Resolved | undefined;
     let artifact = previous;
     let isNew = false;
@@ -103,6 +107,7 @@ export class OCIRepositoryReconciler implements Reconciler {
       );
       try {
         resolved = await resolve(client, obj, repo);
+        conditions = await this.verified(conditions, client, obj, resolved, previous);
         if (previous?.revision === resolved.revision && !contentConfigChanged(obj)) {
           ctx.log.info(`artifact up-to-date with remote revision: '${resolved.revision}'`);
         } else {
@@ -146,5 +151,30 @@ export class OCIRepositoryReconciler implements Reconciler {
       observedLayerSelector: obj.spec.layerSelector ?? null,
     };
     return this.finisher.finish(obj, path, ctx, { outcome, conditions, status, timing });
+  }
+
+  /**
+   * SourceVerified as source-controller keeps it: checked again for a new revision, a new generation or
+   * after a failure (the signature is read before the artifact is pulled); dropped without spec.verify.
+   */
+  private async verified(
+    conditions: Condition[],
+    client: RegistryClient,
+    obj: OCIRepository,
+    resolved: Resolved,
+    previous: Artifact | undefined,
+  ): Promise<Condition[]> {
+    if (!obj.spec.verify) return removeCondition(conditions, "SourceVerified");
+    const generation = obj.metadata.generation;
+    const current = conditions.find((c) => c.type === "SourceVerified");
+    if (
+      previous?.revision === resolved.revision &&
+      current?.status === "True" &&
+      current.observedGeneration === generation
+    )
+      return conditions;
+    const message = await verifyCosign(this.cluster.client, client, obj, resolved);
+    const verified = { type: "SourceVerified", status: "True" as const, reason: REASONS.succeeded, message };
+    return setCondition(conditions, { ...verified, observedGeneration: generation });
   }
 }

@@ -1,7 +1,8 @@
 // The OCIRepository fields of Flux's v1 API that flotilla does not implement (kit/unsupported.ts):
-// cloud-provider authentication and signature verification. Everything else is implemented (url,
-// ref, layerSelector, secretRef, serviceAccountName's imagePullSecrets, certSecretRef,
-// proxySecretRef, insecure, ignore, suspend, timeout, interval).
+// cloud-provider authentication. Everything else is implemented (url, ref, layerSelector, secretRef,
+// serviceAccountName's imagePullSecrets, certSecretRef, proxySecretRef, insecure, ignore, suspend,
+// timeout, interval, verify with cosign public keys). Keyless cosign needs the public Sigstore
+// services (Fulcio, Rekor) and notation a trust policy and store: both refused by name.
 import type { OCIRepositorySpec } from "../../api/source/oci-repository.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
 
@@ -14,10 +15,18 @@ export const OCI_REPOSITORY_UNSUPPORTED: UnsupportedField<OCIRepositorySpec>[] =
       "spec.serviceAccountName's imagePullSecrets; cloud workload identity is not implemented",
   },
   {
-    field: "spec.verify (cosign, notation)",
-    find: (s) => (s.verify ? `spec.verify (provider '${s.verify.provider ?? "cosign"}')` : undefined),
+    field: "spec.verify.provider notation",
+    find: (s) => (s.verify?.provider === "notation" ? "spec.verify.provider 'notation'" : undefined),
+    instead: "sign with cosign and verify with its public key (spec.verify.provider: cosign with secretRef)",
+  },
+  {
+    field: "spec.verify without secretRef (keyless cosign)",
+    find: (s) =>
+      s.verify && s.verify.provider !== "notation" && !s.verify.secretRef
+        ? "spec.verify without secretRef (keyless cosign)"
+        : undefined,
     instead:
-      "remove spec.verify: artifact signatures are not verified by flotilla yet, so a verified " +
-      "artifact cannot be promised (pin spec.ref.digest to trust one exact artifact)",
+      "it needs the public Sigstore services; sign with a cosign key pair and name the Secret holding " +
+      "its cosign.pub in spec.verify.secretRef",
   },
 ];
