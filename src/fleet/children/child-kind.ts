@@ -66,6 +66,6 @@ export interface RevisionPins<P extends FleetParent> {
   handleOf(child: FleetChild): string | undefined;
   /** Deletes the pinned handles no child reads (and, once the rollout is gone, whatever it kept for itself). */
   sweep(client: KubeClient, parent: P, inUse: Set<string>, rolloutActive: boolean): Promise<void>;
-  /** The kind whose changes bring a new live revision, and which parents a changed object concerns. */
-  source: { kind: KindEntry; parentsOf(obj: KubeObject, parents: P[]): P[] };
+  /** The kinds whose changes bring a new live revision, and which parents a changed object concerns. */
+  sources: { kind: KindEntry; parentsOf(obj: KubeObject, parents: P[]): P[] }[];
 }

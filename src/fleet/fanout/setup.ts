@@ -21,21 +21,17 @@ export function fanOutController<P extends FleetParent>(
       .filter((p) => p.metadata.namespace === o.metadata.namespace)
       .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
   const pins = kind.pins;
-  const sourceWatch: NonNullable<Watches> = pins
-    ? [
-        {
-          kind: gvk(pins.source.kind),
-          predicate: sourceChanged,
-          map: (obj, controller) =>
-            pins.source
-              .parentsOf(
-                obj,
-                controller.informer.list().map((p) => p as unknown as P),
-              )
-              .map((p) => `${p.metadata.namespace}/${p.metadata.name}`),
-        },
-      ]
-    : [];
+  const sourceWatch: NonNullable<Watches> = (pins?.sources ?? []).map((source) => ({
+    kind: gvk(source.kind),
+    predicate: sourceChanged,
+    map: (obj, controller) =>
+      source
+        .parentsOf(
+          obj,
+          controller.informer.list().map((p) => p as unknown as P),
+        )
+        .map((p) => `${p.metadata.namespace}/${p.metadata.name}`),
+  }));
   return {
     name,
     kind: gvk(kind.parent),

@@ -97,11 +97,13 @@ export const chartVersionPins: RevisionPins<FleetHelmRelease> = {
       });
   },
   // The tracking chart's new artifact is a new version on offer.
-  source: {
-    kind: SERVED_KINDS.HelmChart,
-    parentsOf: (chart, parents) =>
-      parents.filter(
-        (p) => p.metadata.namespace === chart.metadata.namespace && chart.metadata.name === trackingChartName(p),
-      ),
-  },
+  sources: [
+    {
+      kind: SERVED_KINDS.HelmChart,
+      parentsOf: (chart, parents) =>
+        parents.filter(
+          (p) => p.metadata.namespace === chart.metadata.namespace && chart.metadata.name === trackingChartName(p),
+        ),
+    },
+  ],
 };

@@ -37,7 +37,7 @@ export async function fleetKustomizationFiles(
   const ns = fk.metadata.namespace!;
   // A staged child reads its pinned copy (made before this is asked): judge the path on exactly that revision.
   const ref = revision
-    ? { kind: "GitRepository" as const, name: pinnedName(fk, revision) }
+    ? { kind: fk.spec.template.spec.sourceRef.kind, name: pinnedName(fk, revision) }
     : fk.spec.template.spec.sourceRef;
   return filesIn((await sources.fetch(ref, ns)).dir);
 }

@@ -7,7 +7,8 @@ import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../children/child-kind.js";
 import { fleetKustomizationFiles } from "./artifact-files.js";
-import { liveRevision, pinnedSpec, pinSource, sweepPinned } from "./pinned-source.js";
+import { liveRevision, PINNABLE_KINDS, pinnedSpec, pinSource, sweepPinned } from "./pinned-source.js";
+import type { KubeObject } from "../../api/meta/object.js";
 
 export const FLEET_KUSTOMIZATION_LABEL = "fleet.flotilla.dev/fleet-kustomization";
 
@@ -38,15 +39,16 @@ export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
     handleOf: (k) => (k.spec as unknown as KustomizationSpec).sourceRef?.name,
     sweep: sweepPinned,
     // A new revision moves a staged rollout, and may change which clusters fall back.
-    source: {
-      kind: SERVED_KINDS.GitRepository,
-      parentsOf: (repo, parents) =>
+    sources: PINNABLE_KINDS.map((kind) => ({
+      kind: SERVED_KINDS[kind],
+      parentsOf: (repo: KubeObject, parents: FleetKustomization[]) =>
         parents.filter(
           (p) =>
             p.metadata.namespace === repo.metadata.namespace &&
             (p.spec.rollout || p.spec.fallbackPath) &&
+            p.spec.template.spec.sourceRef.kind === kind &&
             p.spec.template.spec.sourceRef.name === repo.metadata.name,
         ),
-    },
+    })),
   },
 };

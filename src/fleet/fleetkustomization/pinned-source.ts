@@ -1,9 +1,11 @@
 // How a FleetKustomization's staged rollout holds a cluster at a revision: its child reads a copy of the
-// template's GitRepository pinned to that commit (`<parent>-<first 10 of the commit>`, owned by the
-// parent, in its namespace), so the cluster keeps reconciling — drift put back, a recreated cluster
+// template's source pinned to that revision — a GitRepository at the commit, an OCIRepository at the
+// manifest digest (`ref.digest`, from `<tag>@sha256:<digest>`) — named `<parent>-<first 10 hex>`, owned
+// by the parent, in its namespace, so the cluster keeps reconciling — drift put back, a recreated cluster
 // served — at exactly the revision its stage has reached, whatever the branch does meanwhile. Pinned
 // copies no child reads any more are deleted.
 import type { GitRepository } from "../../api/source/git-repository.js";
+import type { OCIRepository } from "../../api/source/oci-repository.js";
 import { apiVersionOf, SERVED_KINDS } from "../../api/kinds.js";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { pathOf } from "../../api/paths.js";
@@ -21,25 +23,31 @@ export class RolloutSourceError extends FleetError {
   override name = "RolloutSourceError";
 }
 
-/** The template's source, which a rollout can pin: a GitRepository in the parent's own namespace. */
-export function rolloutSource(fk: FleetKustomization): { name: string } {
+/** The kinds a rollout can pin: each names its revision by a commit or a manifest digest. */
+export const PINNABLE_KINDS = ["GitRepository", "OCIRepository"] as const;
+export type PinnableKind = (typeof PINNABLE_KINDS)[number];
+type PinnableSource = GitRepository | OCIRepository;
+
+/** The template's source, which a rollout can pin: a GitRepository or an OCIRepository in the parent's own namespace. */
+export function rolloutSource(fk: FleetKustomization): { kind: PinnableKind; name: string } {
   const ref = fk.spec.template.spec.sourceRef;
   const ns = fk.metadata.namespace!;
-  if (ref.kind !== "GitRepository")
+  if (!(PINNABLE_KINDS as readonly string[]).includes(ref.kind))
     throw new RolloutSourceError(
-      `spec.rollout needs a GitRepository source to pin held-back clusters to a commit; spec.template.spec.sourceRef is a ${ref.kind}`,
+      `spec.rollout needs a GitRepository or OCIRepository source to pin held-back clusters to a revision; spec.template.spec.sourceRef is a ${ref.kind}`,
     );
+  const kind = ref.kind as PinnableKind;
   if (ref.namespace && ref.namespace !== ns)
     throw new RolloutSourceError(
-      `spec.rollout pins the source next to the FleetKustomization; GitRepository ${ref.namespace}/${ref.name} is in another namespace: put a GitRepository in ${ns}`,
+      `spec.rollout pins the source next to the FleetKustomization; ${kind} ${ref.namespace}/${ref.name} is in another namespace: put the ${kind} in ${ns}`,
     );
-  return { name: ref.name };
+  return { kind, name: ref.name };
 }
 
 export async function liveRevision(client: KubeClient, fk: FleetKustomization): Promise<string | undefined> {
-  const { name } = rolloutSource(fk);
+  const { kind, name } = rolloutSource(fk);
   try {
-    const repo = await client.get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, fk.metadata.namespace, name));
+    const repo = await client.get<PinnableSource>(pathOf(SERVED_KINDS[kind], fk.metadata.namespace, name));
     return repo.status?.artifact?.revision;
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
@@ -47,22 +55,40 @@ export async function liveRevision(client: KubeClient, fk: FleetKustomization): 
   }
 }
 
+/** The source's spec held at `revision`: a Git commit (on the branch, if any) or an OCI manifest digest. */
+export function pinnedSourceSpec(
+  kind: PinnableKind,
+  original: PinnableSource,
+  revision: string,
+): PinnableSource["spec"] {
+  const digest = digestOf(revision);
+  if (kind === "OCIRepository") {
+    if (!/^sha256:[a-f0-9]{64}$/.test(digest))
+      throw new RolloutSourceError(
+        `spec.rollout cannot pin OCIRepository ${original.metadata.name} at revision "${revision}": expected <tag>@sha256:<digest> or sha256:<digest>`,
+      );
+    // ref.digest wins over tag and semver in source-controller; they are dropped so the pin says only that.
+    return { ...(original as OCIRepository).spec, ref: { digest } };
+  }
+  const branch = (original as GitRepository).spec.ref?.branch;
+  const commit = digest.replace(/^sha1:|^sha256:/, "");
+  return { ...(original as GitRepository).spec, ref: { ...(branch ? { branch } : {}), commit } };
+}
+
 export const pinnedName = (fk: FleetKustomization, revision: string) =>
   `${fk.metadata.name}-${digestOf(revision)
     .replace(/^sha1:|^sha256:/, "")
     .slice(0, 10)}`;
 
-/** The pinned copy of the template's GitRepository at `revision`, created or kept; its name. */
+/** The pinned copy of the template's source at `revision`, created or kept; its name. */
 export async function pinSource(client: KubeClient, fk: FleetKustomization, revision: string): Promise<string> {
-  const { name } = rolloutSource(fk);
+  const { kind, name } = rolloutSource(fk);
   const ns = fk.metadata.namespace!;
-  const original = await client.get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns, name));
-  const commit = digestOf(revision).replace(/^sha1:|^sha256:/, "");
+  const original = await client.get<PinnableSource>(pathOf(SERVED_KINDS[kind], ns, name));
   const pinned = pinnedName(fk, revision);
-  const branch = original.spec.ref?.branch;
   const desired = {
-    apiVersion: apiVersionOf(SERVED_KINDS.GitRepository),
-    kind: "GitRepository",
+    apiVersion: apiVersionOf(SERVED_KINDS[kind]),
+    kind,
     metadata: {
       name: pinned,
       namespace: ns,
@@ -78,37 +104,37 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
         },
       ],
     },
-    // The original's spec as it is now (credentials rotated, includes changed), held at the commit.
-    spec: { ...original.spec, ref: { ...(branch ? { branch } : {}), commit } },
-  } as GitRepository;
+    // The original's spec as it is now (credentials rotated, includes changed), held at the revision.
+    spec: pinnedSourceSpec(kind, original, revision),
+  } as PinnableSource;
   // Already there as it would be written (every reconcile of a staged parent asks again): a read, no write.
-  const existing = await client
-    .get<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns, pinned))
-    .catch((err: unknown) => {
-      if (err instanceof NotFoundError) return undefined;
-      throw err;
-    });
+  const existing = await client.get<PinnableSource>(pathOf(SERVED_KINDS[kind], ns, pinned)).catch((err: unknown) => {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  });
   if (existing && !existing.metadata.deletionTimestamp && isProvablyUnchanged(desired, existing, FLEET_FIELD_MANAGER))
     return pinned;
-  await client.apply(pathOf(SERVED_KINDS.GitRepository, ns, pinned), desired, FLEET_FIELD_MANAGER, { force: true });
+  await client.apply(pathOf(SERVED_KINDS[kind], ns, pinned), desired, FLEET_FIELD_MANAGER, { force: true });
   return pinned;
 }
 
-/** The child's spec reading the pinned copy instead of the live source. */
+/** The child's spec reading the pinned copy (of the template's kind) instead of the live source. */
 export function pinnedSpec(spec: KustomizationSpec, pinned: string): KustomizationSpec {
-  return { ...spec, sourceRef: { kind: "GitRepository", name: pinned } };
+  return { ...spec, sourceRef: { kind: spec.sourceRef.kind, name: pinned } };
 }
 
-/** Pinned copies of this parent that no child reads any more, deleted. */
+/** Pinned copies of this parent that no child reads any more, deleted (of both kinds: the template's may have changed). */
 export async function sweepPinned(client: KubeClient, fk: FleetKustomization, inUse: Set<string>): Promise<void> {
   const ns = fk.metadata.namespace!;
-  const pinned = await client.listAll<GitRepository>(pathOf(SERVED_KINDS.GitRepository, ns), {
-    labelSelector: `${PINNED_FROM_LABEL}=${fk.metadata.name}`,
-  });
-  for (const repo of pinned.items) {
-    if (inUse.has(repo.metadata.name)) continue;
-    await client.delete(pathOf(SERVED_KINDS.GitRepository, ns, repo.metadata.name)).catch((err: unknown) => {
-      if (!(err instanceof NotFoundError)) throw err;
+  for (const kind of PINNABLE_KINDS) {
+    const pinned = await client.listAll<PinnableSource>(pathOf(SERVED_KINDS[kind], ns), {
+      labelSelector: `${PINNED_FROM_LABEL}=${fk.metadata.name}`,
     });
+    for (const repo of pinned.items) {
+      if (inUse.has(repo.metadata.name)) continue;
+      await client.delete(pathOf(SERVED_KINDS[kind], ns, repo.metadata.name)).catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+      });
+    }
   }
 }
