@@ -5,7 +5,8 @@
 # `npm run demo -- --exit` stops the fleet afterwards.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/ensure-deps.sh
+# What the demo runs: the control planes, kwok, helm, kustomize and the OCI registry (not the flux CLI).
+bash scripts/ensure-deps.sh controlplane kwok helm kustomize registry
 
 dir="${FLOTILLA_DEMO_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/flotilla/local}"
 flotilla() { node bin/flotilla.js "$@"; }

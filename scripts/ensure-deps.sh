@@ -2,6 +2,8 @@
 # Everything flotilla needs, installed by the project itself: npm packages (npm ci), the upstream
 # tools built from Go modules (tools/build.sh, cached), and the compiled CLI (dist/).
 # Safe to run repeatedly: each step is skipped when already current.
+# usage: scripts/ensure-deps.sh [tool...]   (default: every tool; the demo names the ones it runs, so a first
+# `npm run demo` does not wait for the flux CLI, which only the interop tests need)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -22,7 +24,7 @@ fi
 # Debian packages the tests use (openssh-server for the SSH git server); installed only when missing.
 bash scripts/ensure-system-packages.sh
 
-bash tools/build.sh
+bash tools/build.sh "$@"
 
 # The CLI runs from dist/; rebuild when any source is newer than the last build.
 if [[ ! -f dist/cli/main.js ]] || [[ -n "$(find src tsconfig.json tsconfig.build.json package.json -newer dist/cli/main.js -print -quit)" ]]; then

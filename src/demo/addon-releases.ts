@@ -1,7 +1,8 @@
-// The demo's Helm half, at fleet scale: one HelmRepository serving the add-on chart and ONE
-// FleetHelmRelease selecting every Cluster discovered from a Kamaji TenantControlPlane — its children,
-// one HelmRelease per tenant plane, install that chart there through the plane's admin kubeconfig, each
-// with its cluster's name in the values and the release stored on the tenant (decisions 0018, 0023).
+// The demo's Helm half, at fleet scale: one OCIRepository selecting the add-on chart in the local registry
+// (helm's chart layer, copied — Flux's example's shape) and ONE FleetHelmRelease selecting every Cluster
+// discovered from a Kamaji TenantControlPlane — its children, one HelmRelease per tenant plane with
+// `chartRef` to the OCIRepository, install that chart there through the plane's admin kubeconfig, each with
+// its cluster's name in the values and the release stored on the tenant (decisions 0018, 0023, 0035).
 import { SERVED_KINDS, SOURCE_GROUP, apiVersionOf } from "../api/kinds.js";
 import type { FleetCluster } from "../api/fleet/cluster.js";
 import type { FleetHelmRelease } from "../api/fleet/fleet-helmrelease.js";
@@ -11,7 +12,7 @@ import { pathOf } from "../api/paths.js";
 import type { Cluster } from "../kube/cluster.js";
 import { waitFor } from "../local/bootstrap.js";
 import { TENANTS_NAMESPACE } from "../local/kamaji.js";
-import { ADDON_CHART } from "./chart-repository.js";
+import { ADDON_CHART } from "./chart-registry.js";
 
 const ns = TENANTS_NAMESPACE;
 const DEMO_LABEL = { "flotilla.dev/demo": "true" };
@@ -23,14 +24,22 @@ export const ADDON_FLEET_RELEASE = ADDON_CHART.name;
 export const addonReleaseName = (tenant: string) => `${ADDON_FLEET_RELEASE}-${tenant}`;
 const DISCOVERED = { "fleet.flotilla.dev/discovered-from": "kamaji" };
 
-export function addonReleaseObjects(chartRepoUrl: string): KubeObject[] {
+const HELM_CHART_LAYER = "application/vnd.cncf.helm.chart.content.v1.tar+gzip";
+
+export function addonReleaseObjects(chartUrl: string): KubeObject[] {
   const meta = (name: string) => ({ name, namespace: ns, labels: DEMO_LABEL });
   return [
     {
       apiVersion: `${SOURCE_GROUP}/v1`,
-      kind: "HelmRepository",
+      kind: "OCIRepository",
       metadata: meta("addons"),
-      spec: { interval: "10m", url: chartRepoUrl },
+      spec: {
+        interval: "10m",
+        url: chartUrl,
+        ref: { semver: "1.x" },
+        insecure: true,
+        layerSelector: { mediaType: HELM_CHART_LAYER, operation: "copy" },
+      },
     },
     {
       apiVersion: apiVersionOf(SERVED_KINDS.FleetHelmRelease),
@@ -46,14 +55,7 @@ export function addonReleaseObjects(chartRepoUrl: string): KubeObject[] {
             releaseName: ADDON_RELEASE,
             targetNamespace: ADDON_NAMESPACE,
             install: { createNamespace: true },
-            chart: {
-              metadata: { labels: DEMO_LABEL },
-              spec: {
-                chart: ADDON_CHART.name,
-                version: "1.x",
-                sourceRef: { kind: "HelmRepository", name: "addons" },
-              },
-            },
+            chartRef: { kind: "OCIRepository", name: "addons" },
             values: { cluster: "${cluster_name}" },
           },
         },

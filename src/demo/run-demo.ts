@@ -21,7 +21,7 @@ import { adminKubeconfigSecretName, TENANTS_NAMESPACE } from "../local/kamaji.js
 import { clusterOverlay, fleetRepositoryFiles } from "./fleet-repository.js";
 import { ADDON_FLEET_RELEASE, addonReleaseObjects, waitAddonsReady, waitClustersReady } from "./addon-releases.js";
 import { fleetControllers } from "../fleet/controllers.js";
-import { startChartRepository } from "./chart-repository.js";
+import { startChartRegistry } from "./chart-registry.js";
 import {
   type DemoView,
   kustomizationRows,
@@ -74,7 +74,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
 
   const password = randomBytes(12).toString("hex");
   const git = await startGitHttpServer({ auth: { username: "flotilla", password } });
-  const charts = await startChartRepository().catch(async (err: unknown) => {
+  const charts = await startChartRegistry().catch(async (err: unknown) => {
     await git.close();
     throw err;
   });
@@ -88,7 +88,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     for (const crd of servedCrds()) await mgmt.apply(crd, FIELD_MANAGER, { force: true });
     await mgmt.discovery.waitForMapping({ group: G.ks, version: "v1", kind: "Kustomization" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "GitRepository" }, 30_000);
-    await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "HelmRepository" }, 30_000);
+    await mgmt.discovery.waitForMapping({ group: G.source, version: "v1", kind: "OCIRepository" }, 30_000);
     await mgmt.discovery.waitForMapping({ group: HELM_GROUP, version: "v2", kind: "HelmRelease" }, 30_000);
     for (const obj of desiredObjects(repo.url, password, names)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
     view.step(`applied to the management plane: GitRepository ${ns}/fleet and Kustomizations ${names.map(demoKsName)}`);
@@ -97,9 +97,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       await mgmt.client.patch(pathOf(USED_KINDS.TenantControlPlane, ns, t), "merge", {
         metadata: { labels: DEMO_LABEL },
       });
-    for (const obj of addonReleaseObjects(charts.url)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
+    for (const obj of addonReleaseObjects(charts.chartUrl)) await mgmt.apply(obj, FIELD_MANAGER, { force: true });
     view.step(
-      `Helm: chart repository ${charts.url}; applied HelmRepository ${ns}/addons and one FleetHelmRelease ${ns}/${ADDON_FLEET_RELEASE} for every Kamaji plane`,
+      `Helm: chart pushed to ${charts.chartUrl} by helm; applied OCIRepository ${ns}/addons and one FleetHelmRelease ${ns}/${ADDON_FLEET_RELEASE} (chartRef) for every Kamaji plane`,
     );
     manager = await startManager({
       endpoint: mgmt.client.endpoint,

@@ -1,14 +1,14 @@
-// The demo's Helm chart repository: one add-on chart written as a directory, packaged and indexed by
-// the real helm (through the helm wrapper), and served over plain HTTP on loopback — what a platform
-// team's chart museum is, in-process. The HelmReleases the demo creates install it into every tenant.
+// The demo's chart registry, the way Flux's own example repository serves charts now: one add-on chart
+// written as a directory, packaged and pushed by the real helm (`helm push`, helm's OCI layout) to a local
+// CNCF distribution registry on loopback (local/oci-registry.ts). An OCIRepository selects it and the
+// FleetHelmRelease's children install it through `chartRef` (addon-releases.ts).
 //
-//   const charts = await startChartRepository();   // charts.url → http://127.0.0.1:PORT
+//   const charts = await startChartRegistry();   // charts.chartUrl → oci://127.0.0.1:PORT/charts/metrics-agent
 //   await charts.close();
-import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { dirname, join, resolve, sep } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { runHelm, withHelmHome } from "../binaries/helm/index.js";
+import { startLocalRegistry } from "../local/oci-registry.js";
 import { packageChart } from "../sources/helm/package.js";
 import { makeWorkDir } from "../util/work-dir.js";
 
@@ -65,45 +65,27 @@ spec:
 `,
 };
 
-export interface ChartRepository {
-  /** http://127.0.0.1:PORT (index at /index.yaml). */
-  url: string;
+export interface ChartRegistry {
+  /** oci://127.0.0.1:PORT/charts/<chart>: the repository an OCIRepository points at. */
+  chartUrl: string;
   close(): Promise<void>;
 }
 
-export async function startChartRepository(): Promise<ChartRepository> {
+export async function startChartRegistry(): Promise<ChartRegistry> {
   const base = makeWorkDir("flotilla-demo-charts-");
   const src = join(base, "src");
-  const served = join(base, "repo");
-  mkdirSync(served);
   for (const [file, text] of Object.entries(addonChartFiles)) {
     mkdirSync(dirname(join(src, file)), { recursive: true });
     writeFileSync(join(src, file), text);
   }
-
-  const server = createServer((req, res) => {
-    req.resume();
-    const file = resolve(served, "." + new URL(req.url ?? "/", "http://127.0.0.1").pathname);
-    if (req.method !== "GET" || !file.startsWith(served + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "Content-Length": String(statSync(file).size) });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((ok, fail) => {
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => ok());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () => new Promise<void>((ok) => server.close(() => ok()));
+  const registry = await startLocalRegistry(join(base, "registry"));
   try {
-    const tgz = await packageChart(src, {});
-    writeFileSync(join(served, `${ADDON_CHART.name}-${ADDON_CHART.version}.tgz`), tgz);
-    await withHelmHome((home) => runHelm(["repo", "index", served, "--url", url], { home }));
+    const tgz = join(base, `${ADDON_CHART.name}-${ADDON_CHART.version}.tgz`);
+    writeFileSync(tgz, await packageChart(src, {}));
+    await withHelmHome((home) => runHelm(["push", tgz, `${registry.url}/charts`, "--plain-http"], { home }));
   } catch (err) {
-    await close();
+    await registry.stop();
     throw err;
   }
-  return { url, close };
+  return { chartUrl: `${registry.url}/charts/${ADDON_CHART.name}`, close: registry.stop };
 }
