@@ -13,7 +13,7 @@ import { OutcomeError, UsageError } from "../../errors.js";
 import { success } from "../../output.js";
 import { failsWith } from "../../runner.js";
 import { contentPath, type ContentFlags, ignorePathsOf, withIgnoreFlags } from "./artifact-content.js";
-import { type AccessFlags, artifactUrl, clientOf, withAccessFlags, wrapped } from "./registry-access.js";
+import { type AccessFlags, artifactUrl, withAccessFlags, withRegistry } from "./registry-access.js";
 
 interface DiffFlags extends AccessFlags, ContentFlags {}
 
@@ -42,22 +42,21 @@ export function diffArtifactCommand(): Command {
     const { ref } = artifactUrl(url);
     const content = contentPath(f, { withCause: false, stdin: false });
     const local = await buildArtifact(content.path, ignorePathsOf(f));
-    const client = clientOf(f, ref);
-    let same: boolean;
-    try {
-      const layer = (await client.getManifest(ref.repository, referenceOf(ref))).manifest.layers[0];
-      if (!layer) throw new OutcomeError("no layers found in artifact");
-      same = sha256Digest(local) === layer.digest && local.length === layer.size;
-      if (!same && layer.size <= DEFAULT_ARTIFACT_LIMITS.maxSize)
-        same = sameTarStream(
+    const same = await withRegistry(
+      f,
+      ref,
+      async (client) => {
+        const layer = (await client.getManifest(ref.repository, referenceOf(ref))).manifest.layers[0];
+        if (!layer) throw new OutcomeError("no layers found in artifact");
+        if (sha256Digest(local) === layer.digest && local.length === layer.size) return true;
+        if (layer.size > DEFAULT_ARTIFACT_LIMITS.maxSize) return false;
+        return sameTarStream(
           local,
           await client.getBlob(ref.repository, layer.digest, DEFAULT_ARTIFACT_LIMITS.maxSize),
         );
-    } catch (err) {
-      throw wrapped("fetching the remote artifact failed", err);
-    } finally {
-      await client.close();
-    }
+      },
+      "fetching the remote artifact failed",
+    );
     if (!same) throw new OutcomeError("the remote artifact contents differs from the local one");
     success("no changes detected");
   });

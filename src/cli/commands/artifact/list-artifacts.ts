@@ -7,7 +7,7 @@ import { SOURCE_ANNOTATION, REVISION_ANNOTATION } from "../../../sources/oci/man
 import { maxSatisfying } from "../../../sources/semver.js";
 import { UsageError } from "../../errors.js";
 import { fluxTable } from "../../flux-table.js";
-import { type AccessFlags, artifactUrl, clientOf, withAccessFlags, wrapped } from "./registry-access.js";
+import { type AccessFlags, artifactUrl, withAccessFlags, withRegistry, wrapped } from "./registry-access.js";
 
 interface ListFlags extends AccessFlags {
   filterSemver?: string;
@@ -59,9 +59,8 @@ export function listArtifactsCommand(): Command {
   return cmd.action(async (url: string | undefined, f: ListFlags) => {
     if (!url) throw new UsageError("artifact repository URL is required");
     const { url: stripped, ref } = artifactUrl(url);
-    const client = clientOf(f, ref);
     const rows: string[][] = [];
-    try {
+    await withRegistry(f, ref, async (client) => {
       let tags: string[];
       try {
         tags = await client.listTags(ref.repository);
@@ -75,9 +74,7 @@ export function listArtifactsCommand(): Command {
           throw wrapped("fetching manifest failed", err);
         }
       }
-    } finally {
-      await client.close();
-    }
+    });
     process.stdout.write(fluxTable(["artifact", "digest", "source", "revision"], rows));
   });
 }

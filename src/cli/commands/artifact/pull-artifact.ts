@@ -9,14 +9,7 @@ import { extractTarball } from "../../../sources/artifact/extract.js";
 import { pullArtifact } from "../../../sources/oci/flux-artifact.js";
 import { OutcomeError, UsageError } from "../../errors.js";
 import { step, success } from "../../output.js";
-import {
-  type AccessFlags,
-  artifactUrl,
-  clientOf,
-  repositoryName,
-  withAccessFlags,
-  wrapped,
-} from "./registry-access.js";
+import { type AccessFlags, artifactUrl, repositoryName, withAccessFlags, withRegistry } from "./registry-access.js";
 
 interface PullFlags extends AccessFlags {
   output?: string;
@@ -49,16 +42,15 @@ export function pullArtifactCommand(): Command {
     if (!url) throw new UsageError("artifact URL is required");
     const output = checkOutput(f.output);
     const { url: stripped, ref } = artifactUrl(url);
-    const client = clientOf(f, ref);
-    step(`pulling artifact from ${stripped}`);
-    let pulled: Awaited<ReturnType<typeof pullArtifact>>;
-    try {
-      pulled = await pullArtifact(client, ref, DEFAULT_ARTIFACT_LIMITS.maxSize);
-    } catch (err) {
-      throw wrapped("pulling artifact failed", err);
-    } finally {
-      await client.close();
-    }
+    const pulled = await withRegistry(
+      f,
+      ref,
+      (client) => {
+        step(`pulling artifact from ${stripped}`);
+        return pullArtifact(client, ref, DEFAULT_ARTIFACT_LIMITS.maxSize);
+      },
+      "pulling artifact failed",
+    );
     if (!pulled.layer.subarray(0, 2).equals(GZIP_MAGIC))
       throw new OutcomeError(
         `the first layer of ${stripped} (${pulled.manifest.layers[0]?.mediaType ?? "no media type"}) is not a gzip tarball: flotilla pulls only archives`,

@@ -8,14 +8,7 @@ import { sigsYaml } from "../../export/sigs-yaml.js";
 import { UsageError } from "../../errors.js";
 import { step, success } from "../../output.js";
 import { contentPath, type ContentFlags, ignorePathsOf, withIgnoreFlags } from "./artifact-content.js";
-import {
-  type AccessFlags,
-  artifactUrl,
-  clientOf,
-  repositoryName,
-  withAccessFlags,
-  wrapped,
-} from "./registry-access.js";
+import { type AccessFlags, artifactUrl, repositoryName, withAccessFlags, withRegistry } from "./registry-access.js";
 
 interface PushFlags extends AccessFlags, ContentFlags {
   source?: string;
@@ -90,25 +83,22 @@ export function pushArtifactCommand(): Command {
     const content = contentPath(f, { withCause: true, stdin: true });
     try {
       const annotations = annotationsOf(f.annotations);
-      const client = clientOf(f, ref);
-      if (!f.output) step(`pushing artifact to ${stripped}`);
       const tag = ref.tag ?? "latest";
-      let digest: string;
-      try {
-        const data = await buildArtifact(content.path, ignorePathsOf(f));
-        digest = (
-          await pushArtifact(client, { ...ref, tag }, data, {
+      const { digest } = await withRegistry(
+        f,
+        ref,
+        async (client) => {
+          if (!f.output) step(`pushing artifact to ${stripped}`);
+          const data = await buildArtifact(content.path, ignorePathsOf(f));
+          return pushArtifact(client, { ...ref, tag }, data, {
             source: f.source,
             revision: f.revision,
             ...(f.reproducible ? { created: "1970-01-01T00:00:00Z" } : {}),
             annotations,
-          })
-        ).digest;
-      } catch (err) {
-        throw wrapped("pushing artifact failed", err);
-      } finally {
-        await client.close();
-      }
+          });
+        },
+        "pushing artifact failed",
+      );
       const repository = repositoryName(ref);
       if (f.output) process.stdout.write(pushInfo(repository, tag, digest, f.output as "json" | "yaml"));
       else success(`artifact successfully pushed to ${repository}@${digest}`);

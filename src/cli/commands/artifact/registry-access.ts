@@ -75,7 +75,7 @@ function credentialsOf(f: AccessFlags, registry: string): RegistryOptions["auth"
 }
 
 /** The client for the URL's registry; the caller closes it. */
-export function clientOf(f: AccessFlags, ref: OciReference): RegistryClient {
+function clientOf(f: AccessFlags, ref: OciReference): RegistryClient {
   const auth = credentialsOf(f, ref.registry);
   const timeoutMs = durationFlag("--timeout", f.timeout);
   const caFile = process.env.SSL_CERT_FILE;
@@ -86,6 +86,27 @@ export function clientOf(f: AccessFlags, ref: OciReference): RegistryClient {
     ca,
     ...(timeoutMs > 0 ? { timeoutMs } : {}),
   });
+}
+
+/**
+ * Runs `use` with a client for the ref's registry and closes the client after, whatever happens. With
+ * `failure`, whatever `use` throws is flux's `<failure>: <cause>`; a bad flag (from making the client)
+ * is never wrapped, as flux fails on it before reaching the registry.
+ */
+export async function withRegistry<T>(
+  f: AccessFlags,
+  ref: OciReference,
+  use: (client: RegistryClient) => Promise<T>,
+  failure?: string,
+): Promise<T> {
+  const client = clientOf(f, ref);
+  try {
+    return await use(client);
+  } catch (err) {
+    throw failure === undefined ? err : wrapped(failure, err);
+  } finally {
+    await client.close();
+  }
 }
 
 /** flux's `<what>: <cause>` for the registry's answer (an OutcomeError); anything else (a bug) passes through. */

@@ -9,9 +9,9 @@ import { collectSlice } from "../create/flux-refs.js";
 import {
   type AccessFlags,
   artifactUrl,
-  clientOf,
   repositoryName,
   withAccessFlags,
+  withRegistry,
   wrapped,
 } from "./registry-access.js";
 
@@ -33,8 +33,7 @@ export function tagArtifactCommand(): Command {
     if (!url) throw new UsageError("artifact name is required");
     if (!f.tag.length) throw new UsageError("--tag is required");
     const { ref } = artifactUrl(url);
-    const client = clientOf(f, ref);
-    try {
+    await withRegistry(f, ref, async (client) => {
       step("tagging artifact");
       const source = await client
         .getManifest(ref.repository, referenceOf(ref))
@@ -54,8 +53,6 @@ export function tagArtifactCommand(): Command {
         }
         success(`artifact tagged as ${repositoryName(ref)}:${tag}`);
       }
-    } finally {
-      await client.close();
-    }
+    });
   });
 }
