@@ -135,12 +135,23 @@ describe("an OCIRepository given bad input keeps its previous artifact and says 
     expect(message).toContain(`registry 127.0.0.1:${port} is unreachable: `);
   });
 
-  it("put right again, it is Ready on the same artifact without storing it again", async () => {
+  it("put right again, it is Ready on the same artifact without storing it again, and says it recovered", async () => {
     await env.patchOci("app", withRef({ layerSelector: null, url: `${reg.url}/fleet/app` }));
     const obj = await env.waitOci("app", "True");
     expect(obj.status!.artifact).toMatchObject(good);
     expect(conditionOf(obj, "FetchFailed")).toBeUndefined();
     expect(conditionOf(obj, "ArtifactOutdated")).toBeUndefined();
-    expect((await env.events("app")).filter((e) => e.reason === "NewArtifact")).toHaveLength(1);
+    const events = await env.events("app");
+    expect(events.filter((e) => e.reason === "NewArtifact")).toHaveLength(1);
+    // Flux's recovery event: the same artifact, said again once the failure is over.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "Normal",
+        reason: "Succeeded",
+        message: expect.stringMatching(
+          new RegExp(`^stored artifact with revision '1\\.0\\.0@sha256:[0-9a-f]{64}' from `),
+        ),
+      }),
+    );
   });
 });

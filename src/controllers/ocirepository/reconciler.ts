@@ -53,6 +53,12 @@ function newArtifactEvent(obj: OCIRepository, artifact: Artifact) {
   };
 }
 
+/** Flux's FailureRecovery: the last reconcile left FetchFailed or StorageOperationFailed. */
+const recovered = (obj: OCIRepository) =>
+  (obj.status?.conditions ?? []).some(
+    (c) => (c.type === "FetchFailed" || c.type === "StorageOperationFailed") && c.status === "True",
+  );
+
 /**
  * Closes the client's connections without holding the worker: a close waits for every response body
  * to be read, and a reconcile must never hang on a connection it is done with (idle ones also close
@@ -142,7 +148,12 @@ export class OCIRepositoryReconciler implements Reconciler {
     const outcome: Success = {
       reason: REASONS.succeeded,
       message,
-      event: isNew ? newArtifactEvent(obj, artifact!) : undefined,
+      // Flux tells of a new artifact, and of a recovery from a failed fetch or store (reason Succeeded).
+      event: isNew
+        ? newArtifactEvent(obj, artifact!)
+        : recovered(obj)
+          ? { ...newArtifactEvent(obj, artifact!), reason: REASONS.succeeded }
+          : undefined,
     };
     const status = {
       artifact,
