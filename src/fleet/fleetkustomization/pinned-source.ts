@@ -92,7 +92,8 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
     metadata: {
       name: pinned,
       namespace: ns,
-      labels: { [PINNED_FROM_LABEL]: fk.metadata.name },
+      // The original's labels too: a controller sharded by label (Flux's --watch-label-selector) serves the copy.
+      labels: { ...original.metadata.labels, [PINNED_FROM_LABEL]: fk.metadata.name },
       ownerReferences: [
         {
           apiVersion: apiVersionOf(SERVED_KINDS.FleetKustomization),
