@@ -22,38 +22,35 @@ export const fleetCluster = (name: string, labels: Record<string, string> = { en
   spec: { kubeConfig: { secretRef: { name: `${name}-kubeconfig` } } },
 });
 
-export const fleetKustomization = (spec: Partial<FleetKustomization["spec"]> = {}): FleetKustomization => ({
+/** A fleet parent over the clusters labelled env=prod; `spec` adds its template (or replaces any field). */
+const fleetParent = <K extends string, S extends object>(kind: K, name: string, spec: S) => ({
   apiVersion: "fleet.flotilla.dev/v1alpha1",
-  kind: "FleetKustomization",
-  metadata: { name: "web", namespace: NS, uid: "uid-web" },
-  spec: {
-    clusterSelector: { matchLabels: { env: "prod" } },
+  kind,
+  metadata: { name, namespace: NS, uid: `uid-${name}` },
+  spec: { clusterSelector: { matchLabels: { env: "prod" } }, ...spec },
+});
+
+export const fleetKustomization = (spec: Partial<FleetKustomization["spec"]> = {}): FleetKustomization =>
+  fleetParent("FleetKustomization", "web", {
     template: {
       spec: { interval: "5m", path: "./apps", prune: true, sourceRef: { kind: "GitRepository", name: "repo" } },
     },
     ...spec,
-  },
-});
+  });
 
 export const fleetHelmRelease = (values: Record<string, unknown>): FleetHelmRelease =>
-  ({
-    apiVersion: "fleet.flotilla.dev/v1alpha1",
-    kind: "FleetHelmRelease",
-    metadata: { name: "cache", namespace: NS, uid: "uid-cache" },
-    spec: {
-      clusterSelector: { matchLabels: { env: "prod" } },
-      template: {
-        spec: {
-          interval: "5m",
-          targetNamespace: "apps",
-          chart: {
-            spec: { chart: "./charts/cache", version: "1.0.0", sourceRef: { kind: "GitRepository", name: "repo" } },
-          },
-          values,
+  fleetParent("FleetHelmRelease", "cache", {
+    template: {
+      spec: {
+        interval: "5m",
+        targetNamespace: "apps",
+        chart: {
+          spec: { chart: "./charts/cache", version: "1.0.0", sourceRef: { kind: "GitRepository", name: "repo" } },
         },
+        values,
       },
     },
-  }) as FleetHelmRelease;
+  });
 
 const scratch: string[] = [];
 const scratchDir = (prefix: string) => {
