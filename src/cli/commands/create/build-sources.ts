@@ -131,32 +131,41 @@ export function helmRepository(m: Meta, a: HelmSourceArgs) {
   };
 }
 
-export interface ChartSourceArgs {
-  source?: Ref;
-  chart?: string;
-  chartVersion?: string;
-  interval: string;
-  reconcileStrategy: string;
+/** The --verify-* flags of `create source chart` and `create source oci`. */
+export interface VerifyArgs {
   verifyProvider?: string;
   verifySecretRef?: string;
   verifyIssuer?: string;
   verifySubject?: string;
 }
 
-export function helmChart(m: Meta, a: ChartSourceArgs) {
-  if (!a.source) throw new UsageError("chart source is required");
-  if (!a.chart) throw new UsageError("chart name or path is required");
-  let verify: Record<string, unknown> | undefined;
+export interface ChartSourceArgs extends VerifyArgs {
+  source?: Ref;
+  chart?: string;
+  chartVersion?: string;
+  interval: string;
+  reconcileStrategy: string;
+}
+
+/** spec.verify as both flux commands build it; a --verify-* flag without --verify-provider refused in flux's words. */
+export function verificationOf(a: VerifyArgs): Record<string, unknown> | undefined {
   if (a.verifyProvider) {
-    verify = { provider: a.verifyProvider };
+    const verify: Record<string, unknown> = { provider: a.verifyProvider };
     if (a.verifySecretRef) verify.secretRef = { name: a.verifySecretRef };
     if (a.verifyIssuer || a.verifySubject)
       verify.matchOIDCIdentity = [{ issuer: a.verifyIssuer ?? "", subject: a.verifySubject ?? "" }];
-  } else if (a.verifySecretRef) {
-    throw new UsageError("a verification provider must be specified when a secret is specified");
-  } else if (a.verifyIssuer || a.verifySubject) {
-    throw new UsageError("a verification provider must be specified when OIDC issuer/subject is specified");
+    return verify;
   }
+  if (a.verifySecretRef) throw new UsageError("a verification provider must be specified when a secret is specified");
+  if (a.verifyIssuer || a.verifySubject)
+    throw new UsageError("a verification provider must be specified when OIDC issuer/subject is specified");
+  return undefined;
+}
+
+export function helmChart(m: Meta, a: ChartSourceArgs) {
+  if (!a.source) throw new UsageError("chart source is required");
+  if (!a.chart) throw new UsageError("chart name or path is required");
+  const verify = verificationOf(a);
   return {
     apiVersion: "source.toolkit.fluxcd.io/v1",
     kind: "HelmChart",

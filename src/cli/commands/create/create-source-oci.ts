@@ -11,7 +11,7 @@ import { goDurationFlag } from "../../export/go-duration.js";
 import { exportYaml } from "../../export/print-export.js";
 import { goBoolOption } from "../../flags.js";
 import { success } from "../../output.js";
-import { metadata, type Meta } from "./build-sources.js";
+import { metadata, type Meta, verificationOf, type VerifyArgs } from "./build-sources.js";
 import { upsert, waitReady } from "./create-apply.js";
 import { type CreateFlags, intervalOf, metaOf, withCreateFlags } from "./create-common.js";
 import { collectSlice } from "./flux-refs.js";
@@ -39,7 +39,7 @@ function verifyProviderFlag(value: string): string {
   return value;
 }
 
-export interface OciSourceArgs {
+export interface OciSourceArgs extends VerifyArgs {
   url?: string;
   tag?: string;
   tagSemver?: string;
@@ -50,10 +50,6 @@ export interface OciSourceArgs {
   proxySecretRef?: string;
   serviceAccount?: string;
   certRef?: string;
-  verifyProvider?: string;
-  verifySecretRef?: string;
-  verifySubject?: string;
-  verifyIssuer?: string;
   ignorePaths: string[];
   insecure?: boolean;
   layerSelector?: string;
@@ -77,17 +73,7 @@ export function ociRepository(m: Meta, a: OciSourceArgs) {
   if (!a.url) throw new UsageError("url is required");
   if (!a.tagSemver && !a.tag && !a.digest) throw new UsageError("--tag, --tag-semver or --digest is required");
   const layerSelector = layerSelectorOf(a.layerSelector);
-  let verify: Record<string, unknown> | undefined;
-  if (a.verifyProvider) {
-    verify = { provider: a.verifyProvider };
-    if (a.verifySecretRef) verify.secretRef = { name: a.verifySecretRef };
-    if (a.verifyIssuer || a.verifySubject)
-      verify.matchOIDCIdentity = [{ issuer: a.verifyIssuer ?? "", subject: a.verifySubject ?? "" }];
-  } else if (a.verifySecretRef) {
-    throw new UsageError("a verification provider must be specified when a secret is specified");
-  } else if (a.verifyIssuer || a.verifySubject) {
-    throw new UsageError("a verification provider must be specified when OIDC issuer/subject is specified");
-  }
+  const verify = verificationOf(a);
   const ref: Record<string, string> = {};
   if (a.digest) ref.digest = a.digest;
   if (a.tagSemver) ref.semver = a.tagSemver;
