@@ -69,7 +69,8 @@ export async function planKustomization(
 async function chartOf(ctx: PlanContext, hr: HelmRelease): Promise<string> {
   const ns = hr.metadata.namespace!;
   let template = hr.spec.chart?.spec;
-  if (hr.spec.chartRef) {
+  // A chartRef to an OCIRepository (or ExternalArtifact) is its current artifact: the backend's chart().
+  if (hr.spec.chartRef?.kind === "HelmChart") {
     const ref = hr.spec.chartRef;
     const chart = ctx.state.helmCharts.find(
       (c) => c.metadata.name === ref.name && c.metadata.namespace === (ref.namespace ?? ns),

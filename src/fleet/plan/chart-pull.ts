@@ -1,11 +1,13 @@
 // A chart version a change asks for, pulled by the real helm from the HelmRepository the HelmChart will
-// read it from — `helm pull --repo <url>` (or `oci://<url>/<chart>`) with the same version constraint.
+// read it from — `helm pull --repo <url>` with the same version constraint; from an OCI HelmRepository
+// with the OCI library's client (oci-chart-pull.ts), as the HelmChart controller reads it.
 // A repository behind credentials or client certificates is refused with a message: handing its Secret
 // to a helm process on the command line would show it to every local user (ps).
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HelmRepository } from "../../api/source/helm.js";
 import { runHelm } from "../../binaries/helm/index.js";
+import { pullOciChart } from "./oci-chart-pull.js";
 
 export async function pullChart(repo: HelmRepository, chart: string, version: string, work: string): Promise<string> {
   const id = `HelmRepository ${repo.metadata.namespace}/${repo.metadata.name}`;
@@ -13,6 +15,7 @@ export async function pullChart(repo: HelmRepository, chart: string, version: st
     throw new Error(
       `${chart}@${version} would come from ${id}, which needs credentials: the plan does not pass a Secret to helm; plan with the chart in a replaced GitRepository, or after the HelmChart has it`,
     );
+  if (repo.spec.type === "oci") return pullOciChart(repo, chart, version, work);
   const dir = join(
     work,
     `pulled-${repo.metadata.namespace}-${repo.metadata.name}-${chart}-${version}`.replace(/[^\w.-]/g, "_"),
@@ -21,10 +24,7 @@ export async function pullChart(repo: HelmRepository, chart: string, version: st
   const base = repo.spec.url.replace(/\/+$/, "");
   // The chart after "--": a name from the HelmRelease's spec is never read as a flag.
   const flags = ["--version", version, "--destination", dir];
-  const args =
-    repo.spec.type === "oci"
-      ? ["pull", ...flags, "--", `${base}/${chart}`]
-      : ["pull", "--repo", base, ...flags, "--", chart];
+  const args = ["pull", "--repo", base, ...flags, "--", chart];
   try {
     await runHelm(args);
   } catch (err) {

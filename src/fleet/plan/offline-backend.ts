@@ -150,7 +150,10 @@ export function offlineBackend(snapshot: Snapshot, work: string): PlanBackend {
     async chart(hr) {
       const ref = chartRefOf(hr);
       const data = snapshot.charts[`${ref.namespace}/${ref.name}`];
-      if (!data) throw new Error(`the chart of HelmChart ${ref.namespace}/${ref.name} is not in the snapshot`);
+      if (!data)
+        throw new Error(
+          `the chart of ${hr.spec.chartRef?.kind ?? "HelmChart"} ${ref.namespace}/${ref.name} is not in the snapshot`,
+        );
       const file = join(work, `chart-${++charts}.tgz`);
       writeFileSync(file, Buffer.from(data, "base64"));
       return file;
