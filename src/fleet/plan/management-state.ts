@@ -13,6 +13,8 @@ import { listServed } from "../status/list-served.js";
 
 export interface ManagementState {
   gitRepositories: KubeObject[];
+  /** Absent from snapshots written before plans knew OCIRepositories. */
+  ociRepositories?: KubeObject[];
   kustomizations: Kustomization[];
   helmReleases: HelmRelease[];
   helmCharts: HelmChart[];
@@ -34,6 +36,7 @@ export async function readManagementState(cluster: Cluster, ns?: string): Promis
     fleetHelmReleases,
     clusters,
     helmRepositories,
+    ociRepositories,
   ] = await Promise.all([
     listServed<KubeObject>(cluster, k.GitRepository, ns),
     listServed<Kustomization>(cluster, k.Kustomization, ns),
@@ -43,9 +46,11 @@ export async function readManagementState(cluster: Cluster, ns?: string): Promis
     listServed<FleetHelmRelease>(cluster, k.FleetHelmRelease, ns),
     listServed<FleetCluster>(cluster, k.Cluster, ns),
     listServed<HelmRepository>(cluster, k.HelmRepository, ns),
+    listServed<KubeObject>(cluster, k.OCIRepository, ns),
   ]);
   return {
     gitRepositories,
+    ociRepositories,
     kustomizations,
     helmReleases,
     helmCharts,

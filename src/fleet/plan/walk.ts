@@ -20,7 +20,14 @@ import { isFleetChild, type Planned, sourceKeyOf } from "./readers.js";
 import { mapSettled } from "../../util/map-settled.js";
 import { type AppPlan, emptyAppPlan } from "./types.js";
 
-const FOLLOWED = new Set(["Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease", "GitRepository"]);
+const FOLLOWED = new Set([
+  "Kustomization",
+  "HelmRelease",
+  "FleetKustomization",
+  "FleetHelmRelease",
+  "GitRepository",
+  "OCIRepository",
+]);
 /** A render that keeps rewriting one object (a loop through sources) stops here. */
 const MAX_VISITS = 8;
 
@@ -78,7 +85,8 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
       const current =
         newest.get(key) ??
         live().find((o) => objectKey(o) === key) ??
-        state.gitRepositories.find((o) => objectKey(o) === key);
+        state.gitRepositories.find((o) => objectKey(o) === key) ??
+        state.ociRepositories?.find((o) => objectKey(o) === key);
       // Unchanged only when provably so: what the render sets is there and nothing the controller applied
       // before was dropped (a removed patch or postBuild is a change); against an earlier render, equal specs.
       if (
@@ -96,6 +104,16 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
       } as KubeObject;
       const liveBefore = newest.has(key) ? undefined : current;
       newest.set(key, next);
+      if (obj.kind === "OCIRepository") {
+        // A new tag, digest or URL is an artifact the plan does not pull: said, never planned from the old one.
+        const readers = readersOf(key).map((r) => `${r.kind} ${r.metadata.namespace}/${r.metadata.name}`);
+        parent.notes.push(
+          `${key} changes (${current ? "its spec" : "new"}): the plan does not pull OCI artifacts; ` +
+            (readers.length ? `its readers (${readers.join(", ")}) are not planned` : "its readers are not planned") +
+            `: plan them with --source ${key}=<a directory of the new artifact's files>`,
+        );
+        continue;
+      }
       if (obj.kind === "GitRepository") {
         if (!ctx.backend.checkoutChanged) {
           parent.notes.push(
