@@ -9,7 +9,10 @@
 // (--install-crds). Each run has its own client certificate and FlowSchemas, so the controllers' own
 // requests are counted apart from the benchmark's (see support/vs-flux-plane.mjs).
 //
-// usage: node bench/vs-flux.bench.mjs [--kustomizations 100,500,1000] [--helmreleases 100,500]
+// --source oci (`npm run bench:oci`): the same shapes from a local OCI registry instead — the apps as one Flux
+// artifact, the chart pushed by helm — through an OCIRepository (Kustomizations' sourceRef, HelmReleases' chartRef).
+//
+// usage: node bench/vs-flux.bench.mjs [--kustomizations 100,500,1000] [--helmreleases 100,500] [--source git|oci]
 //        [--order alternate|flotilla-first|flux-first] [--concurrent 20] [--kube-api-qps 50]
 //        [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm]
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appFiles } from "./support/controller-bench.mjs";
 import { startChartServer } from "./support/chart-server.mjs";
+import { startOciSource } from "./support/oci-sources.mjs";
 import * as fc from "./support/flux-controllers.mjs";
 import { createFlowSchemas } from "./support/vs-flux-plane.mjs";
 import { machineLine, report } from "./support/vs-flux-report.mjs";
@@ -33,6 +37,8 @@ const SHAPES = [
   ...counts(argOf("helmreleases", onlyOne ? "" : "100,500")).map((n) => ["helmreleases", n]),
 ];
 const ORDER = argOf("order", "alternate");
+const SOURCE = argOf("source", "git");
+if (!["git", "oci"].includes(SOURCE)) throw new Error(`--source must be git or oci, not '${SOURCE}'`);
 const LIMITS = {
   concurrent: argOf("concurrent", "20"),
   qps: argOf("kube-api-qps", "50"),
@@ -107,7 +113,14 @@ async function runShape(kind, n, s) {
   // Flux's CRDs are on the plane before either run (also the kinds flotilla does not serve).
   if (!flux.why) fc.applyFluxCrds(join(BIN, "kubectl"), p.superAdminKubeconfig, flux.crds);
   let url;
-  if (kind === "kustomizations") {
+  let tag;
+  if (SOURCE === "oci") {
+    const files =
+      kind === "kustomizations" ? Object.assign({}, ...Array.from({ length: n }, (_, i) => appFiles(i))) : {};
+    const oci = await startOciSource(kind, files, join(BIN, "helm"));
+    later(() => oci.close());
+    ({ url, tag } = oci);
+  } else if (kind === "kustomizations") {
     const git = await startGitHttpServer();
     later(() => git.close());
     const repo = await git.createRepo("apps");
@@ -126,6 +139,8 @@ async function runShape(kind, n, s) {
     flux,
     work,
     url,
+    tag,
+    source: SOURCE,
     planeProcs,
     bin: BIN,
     limits: LIMITS,
@@ -140,6 +155,7 @@ async function runShape(kind, n, s) {
 }
 
 console.log(machineLine(LIMITS, fc.fluxVersions(), BASE));
+if (SOURCE === "oci") console.log("source: a local OCI registry through an OCIRepository (--source oci)");
 for (const [s, [kind, n]] of SHAPES.entries())
   try {
     report(await runShape(kind, n, s), LIMITS);

@@ -10,7 +10,7 @@ import { basename, join } from "node:path";
 const lines = (...l) => `${l.join("\n")}\n`;
 const meta = ["metadata:", "  name: {{ .Release.Name }}", "  namespace: {{ .Release.Namespace }}"];
 
-const chartFiles = (name, version) => ({
+export const chartFiles = (name, version) => ({
   "Chart.yaml": lines("apiVersion: v2", `name: ${name}`, `version: ${version}`, "type: application"),
   "values.yaml": lines("message: hello"),
   "templates/configmap.yaml": lines(

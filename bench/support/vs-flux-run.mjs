@@ -19,9 +19,11 @@ export const API = {
   gr: (ns) => `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/gitrepositories`,
   hrepo: (ns) => `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmrepositories`,
   hc: (ns) => `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/helmcharts`,
+  oci: (ns) => `/apis/source.toolkit.fluxcd.io/v1/namespaces/${ns}/ocirepositories`,
 };
+const HELM_LAYER = "application/vnd.cncf.helm.chart.content.v1.tar+gzip";
 
-/** ctx: kind, n, admin, plane, flux, work, url, planeProcs, last, bin, limits, timeoutMs, later. */
+/** ctx: kind, n, admin, plane, flux, work, url, tag, source, planeProcs, last, bin, limits, timeoutMs, later. */
 export async function runTool(tool, ctx, r) {
   const { kind, n, admin, plane, flux, work } = ctx;
   const ns = `${tool}-run-${r}`;
@@ -51,10 +53,20 @@ export async function runTool(tool, ctx, r) {
   try {
     await fc.untilHealthy(procs);
     await untilCounted(admin, new KubeClient(endpointFromKubeconfigFile(kubeconfig)), tool);
-    const [srcPath, srcKind, srcSpec, path] =
-      kind === "kustomizations"
-        ? [API.gr(ns), "GitRepository", { url: ctx.url, interval: "60m", ref: { branch: "main" } }, API.ks(ns)]
-        : [API.hrepo(ns), "HelmRepository", { url: ctx.url, interval: "60m" }, API.hr(ns)];
+    const ociSpec = {
+      url: ctx.url,
+      interval: "60m",
+      ref: { tag: ctx.tag },
+      insecure: true,
+      ...(kind === "helmreleases" ? { layerSelector: { mediaType: HELM_LAYER, operation: "copy" } } : {}),
+    };
+    const path = kind === "kustomizations" ? API.ks(ns) : API.hr(ns);
+    const [srcPath, srcKind, srcSpec] =
+      ctx.source === "oci"
+        ? [API.oci(ns), "OCIRepository", ociSpec]
+        : kind === "kustomizations"
+          ? [API.gr(ns), "GitRepository", { url: ctx.url, interval: "60m", ref: { branch: "main" } }]
+          : [API.hrepo(ns), "HelmRepository", { url: ctx.url, interval: "60m" }];
     await until(`${kind} served`, () => admin.get(path).then(() => true), 60_000, 250);
     await admin.create(srcPath, {
       apiVersion: "source.toolkit.fluxcd.io/v1",
@@ -73,7 +85,9 @@ export async function runTool(tool, ctx, r) {
     const t0 = performance.now();
     for (let at = 0; at < n; at += 50)
       await Promise.all(
-        Array.from({ length: Math.min(50, n - at) }, (_, k) => admin.create(path, object(kind, at + k, target))),
+        Array.from({ length: Math.min(50, n - at) }, (_, k) =>
+          admin.create(path, object(kind, at + k, target, ctx.source)),
+        ),
       );
     res.created = (performance.now() - t0) / 1000;
     // Stalled=True is terminal (no retry left: Flux's default install strategy): stop waiting once the
@@ -121,7 +135,7 @@ export async function runTool(tool, ctx, r) {
   return res;
 }
 
-function object(kind, i, target) {
+function object(kind, i, target, source) {
   const metadata = { name: `app-${i}` };
   if (kind === "kustomizations")
     return {
@@ -130,7 +144,7 @@ function object(kind, i, target) {
       metadata,
       spec: {
         ...{ interval: "60m", retryInterval: "5m", prune: true, path: `./apps/app-${i}`, targetNamespace: target },
-        sourceRef: { kind: "GitRepository", name: "apps" },
+        sourceRef: { kind: source === "oci" ? "OCIRepository" : "GitRepository", name: "apps" },
       },
     };
   return {
@@ -139,7 +153,11 @@ function object(kind, i, target) {
     metadata,
     spec: {
       ...{ interval: "60m", releaseName: `app-${i}`, targetNamespace: target },
-      chart: { spec: { chart: "bench", version: "1.0.0", sourceRef: { kind: "HelmRepository", name: "apps" } } },
+      ...(source === "oci"
+        ? { chartRef: { kind: "OCIRepository", name: "apps" } }
+        : {
+            chart: { spec: { chart: "bench", version: "1.0.0", sourceRef: { kind: "HelmRepository", name: "apps" } } },
+          }),
     },
   };
 }
