@@ -101,7 +101,7 @@ export async function runHelm(args: string[], env: NodeJS.ProcessEnv, cwd?: stri
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const VERSION = /^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]+)?$/;
 
-function chartFiles(name: string, version: string, opts: ChartOptions): Record<string, string | null> {
+export function chartFiles(name: string, version: string, opts: ChartOptions): Record<string, string | null> {
   const chartYaml = [
     "apiVersion: v2",
     `name: ${name}`,

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { makeWorkDir } from "../../src/util/work-dir.js";
-import { helmEnv, runHelm } from "./chart-repo.js";
+import { chartFiles, helmEnv, runHelm } from "./chart-repo.js";
 import type { OciRegistry } from "./oci-registry.js";
 
 export const CHARTS_PATH = "charts";
@@ -19,21 +19,6 @@ export interface PushChartOptions {
   auth?: { username: string; password: string };
 }
 
-const chartFiles = (name: string, version: string, message: string): Record<string, string> => ({
-  "Chart.yaml": `apiVersion: v2\nname: ${name}\nversion: ${version}\ntype: application\n`,
-  "values.yaml": `message: ${JSON.stringify(message)}\n`,
-  "templates/configmap.yaml": [
-    "apiVersion: v1",
-    "kind: ConfigMap",
-    "metadata:",
-    "  name: {{ .Release.Name }}-{{ .Chart.Name }}",
-    "data:",
-    "  chart: {{ .Chart.Name }}-{{ .Chart.Version }}",
-    "  message: {{ .Values.message | quote }}",
-    "",
-  ].join("\n"),
-});
-
 /** Packages chart name@version and pushes it to `<registry>/charts/<name>:<version>` with the real helm. */
 export async function pushChart(
   reg: OciRegistry,
@@ -44,7 +29,10 @@ export async function pushChart(
   const work = makeWorkDir("flotilla-oci-chart-");
   const env = helmEnv(join(work, "home"));
   const src = join(work, "src", name);
-  for (const [file, text] of Object.entries(chartFiles(name, version, opts.message ?? `${name} ${version}`))) {
+  const message = opts.message ?? `${name} ${version}`;
+  const files = chartFiles(name, version, { files: { "values.yaml": `message: ${JSON.stringify(message)}\n` } });
+  for (const [file, text] of Object.entries(files)) {
+    if (text === null) continue;
     mkdirSync(dirname(join(src, file)), { recursive: true });
     writeFileSync(join(src, file), text);
   }
