@@ -14,6 +14,11 @@ export const LONG_E2E = [
   "test/e2e/demo.test.ts",
   "test/e2e/fleet-kamaji-addon.test.ts",
   "test/e2e/local-cli-*.test.ts",
+  // Waiting on timeouts (an unreachable plane, health checks, bake times, preflight retries): balance the lanes.
+  "test/e2e/helmrelease-bad-input.test.ts",
+  "test/e2e/fleet-staged-rollout.test.ts",
+  "test/e2e/kustomization-spec-fields.test.ts",
+  "test/e2e/controller-preflight.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],

@@ -107,10 +107,14 @@ describe("a tenant shaping storage paths and downloads", () => {
     await env.createRelease("victim", { name: "bench", version: "1.0.0" }, { values: { round: 1 } });
     await env.waitReady("victim");
     const victimChart = await mgmt.client.get<HelmChart>(chartPath(env.ns, `${env.ns}-victim`));
-    const cacheDir = join(env.storagePath, ".consumer-cache", victimChart.status!.artifact!.digest.replace(":", "-"));
+    // The victim's unpacked chart: the cache directory named after its digest (and, for a single file, its name).
+    const cache = join(env.storagePath, ".consumer-cache");
+    const digestName = victimChart.status!.artifact!.digest.replace(":", "-");
+    const victimDir = readdirSync(cache).find((n) => n.startsWith(digestName) && !n.endsWith(".unpacked"))!;
+    const cacheDir = join(cache, victimDir);
     expect(readdirSync(cacheDir)).toEqual(["bench-1.0.0.tgz"]);
 
-    const hostileName = `../../../.consumer-cache/${victimChart.status!.artifact!.digest.replace(":", "-")}/aaa`;
+    const hostileName = `../../../.consumer-cache/${victimDir}/aaa`;
     writeIndex({ [hostileName]: { version: "1.0.0", url: `${evil.url}/evil-1.0.0.tgz` } });
     await reindex();
     await attackerChart("planted", hostileName);
