@@ -12,12 +12,12 @@ import type { KubeObject } from "../../api/meta/object.js";
 import { isTrue } from "../../runtime/conditions.js";
 import { type SourceFetcher, SourceNotFoundError } from "../../sources/consumer.js";
 import { packageChart, readChartMetadata } from "../../sources/helm/package.js";
+import { CONCRETE_CHART_VERSION, tagVersion } from "../../sources/oci/helm-chart.js";
 import { withMetadata } from "../../sources/semver.js";
 import { makeWorkDir } from "../../util/work-dir.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import type { LoadedChart } from "./loaded-chart.js";
 
-const SEMVER = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 type OCIRepository = KubeObject & {
   status?: { artifact?: Artifact; conditions?: never[]; observedGeneration?: number };
 };
@@ -27,8 +27,8 @@ export function versionWithDigest(chartVersion: string, revision: string): { ver
   const [tag, digest] = revision.includes("@") ? revision.split("@") : [undefined, revision];
   const hex = /^sha256:([a-f0-9]{12,})$/.exec(digest ?? "")?.[1];
   if (!hex) throw new ReconcileFailure("ChartMutateError", `invalid artifact revision ${revision}`);
-  const tagVersion = tag?.replaceAll("_", "+");
-  if (tagVersion && SEMVER.test(tagVersion) && tagVersion.replace(/^v/, "") !== chartVersion.replace(/^v/, ""))
+  const version = tag === undefined ? undefined : tagVersion(tag);
+  if (version && CONCRETE_CHART_VERSION.test(version) && version.replace(/^v/, "") !== chartVersion.replace(/^v/, ""))
     throw new ReconcileFailure(
       "ChartMutateError",
       `artifact revision ${tag} does not match chart version ${chartVersion}`,

@@ -8,6 +8,7 @@ import type { RegistryClient } from "../../sources/oci/client.js";
 import { InvalidOciUrlError, type OciReference, parseOciUrl } from "../../sources/oci/reference.js";
 import { HELM_CHART_CONTENT_MEDIA_TYPE } from "../../sources/oci/flux-artifact.js";
 import type { OciManifest } from "../../sources/oci/manifest.js";
+import { chartTag, tagVersion } from "../../sources/oci/helm-chart.js";
 import { newestFirst } from "../../sources/oci/tag-order.js";
 import { maxSatisfying } from "../../sources/semver.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
@@ -58,8 +59,8 @@ export function pickSemverTag(all: string[], obj: OCIRepository): string {
     }
     tags = tags.filter((t) => match.test(t));
   }
-  const picked = maxSatisfying(chart ? tags.map((t) => t.replaceAll("_", "+")) : tags, range!);
-  if (picked) return chart ? picked.replaceAll("+", "_") : picked;
+  const picked = maxSatisfying(chart ? tags.map(tagVersion) : tags, range!);
+  if (picked) return chart ? chartTag(picked) : picked;
   const newest = newestFirst(tags).slice(0, 10);
   const matching = filter ? ` matching '${filter}'` : "";
   const exist = newest.length
