@@ -4,11 +4,12 @@
 // controller involved, sharded to this file's namespace.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetHelmRelease } from "../../src/api/fleet/fleet-helmrelease.js";
-import { SERVED_KINDS, USED_KINDS } from "../../src/api/kinds.js";
+import { SERVED_KINDS } from "../../src/api/kinds.js";
 import { pathOf } from "../../src/api/paths.js";
 import { benchChart } from "../support/charts.js";
 import { runCli } from "../support/cli.js";
 import { eventually, plane, planeCluster } from "../support/fleet-context.js";
+import { copyKubeconfig } from "../support/harness.js";
 import { type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 
 const SHARD = "flotilla.dev/shard";
@@ -27,15 +28,7 @@ beforeAll(async () => {
   for (const kind of [SERVED_KINDS.Cluster, SERVED_KINDS.FleetHelmRelease])
     await eventually(`${kind.kind} served`, () => mgmt.client.get(pathOf(kind, env.ns)).then(() => true), 60_000, 500);
   for (const t of tenants) {
-    const admin = await mgmt.client.get<{ data: Record<string, string> }>(
-      pathOf(USED_KINDS.Secret, "tenants", `${t}-admin-kubeconfig`),
-    );
-    await mgmt.client.create(pathOf(USED_KINDS.Secret, env.ns), {
-      apiVersion: "v1",
-      kind: "Secret",
-      metadata: { name: `${t}-admin-kubeconfig`, namespace: env.ns },
-      data: { "admin.conf": admin.data["admin.conf"]! },
-    });
+    await copyKubeconfig(mgmt, t, env.ns);
     await mgmt.client.create(pathOf(SERVED_KINDS.Cluster, env.ns), {
       apiVersion: "fleet.flotilla.dev/v1alpha1",
       kind: "Cluster",

@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetHelmRelease } from "../../src/api/fleet/fleet-helmrelease.js";
 import type { FleetKustomization } from "../../src/api/fleet/fleet-kustomization.js";
-import { SERVED_KINDS, USED_KINDS } from "../../src/api/kinds.js";
+import { SERVED_KINDS } from "../../src/api/kinds.js";
 import type { Kustomization } from "../../src/api/kustomize/kustomization.js";
 import { pathOf } from "../../src/api/paths.js";
 import type { OCIRepository } from "../../src/api/source/oci-repository.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 import { runCli } from "../support/cli.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { copyKubeconfig } from "../support/harness.js";
 import { type HelmReleaseEnv, startHelmReleaseEnv } from "../support/helmrelease-env.js";
 import { CHARTS_PATH, pushChart } from "../support/oci-charts.js";
 import { configMapYaml, pushFiles } from "../support/oci-push.js";
@@ -74,15 +75,7 @@ beforeAll(async () => {
     await eventually(`${kind.kind} served`, () => mgmt.client.get(pathOf(kind, env.ns)).then(() => true), 60_000, 500);
   for (const [t, ring] of Object.entries(tenants)) {
     targetNs[t] = await testNamespace(planeCluster(t).client, "fleetoci");
-    const admin = await mgmt.client.get<{ data: Record<string, string> }>(
-      pathOf(USED_KINDS.Secret, "tenants", `${t}-admin-kubeconfig`),
-    );
-    await mgmt.client.create(pathOf(USED_KINDS.Secret, env.ns), {
-      apiVersion: "v1",
-      kind: "Secret",
-      metadata: { name: `${t}-admin-kubeconfig`, namespace: env.ns },
-      data: { "admin.conf": admin.data["admin.conf"]! },
-    });
+    await copyKubeconfig(mgmt, t, env.ns);
     await mgmt.client.create(pathOf(SERVED_KINDS.Cluster, env.ns), {
       apiVersion: fleetApi,
       kind: "Cluster",
