@@ -30,30 +30,81 @@ interface Replacement {
 
 const isMap = (v: Json | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function splitFieldPath(path: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let bracket = 0;
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i]!;
-    if (c === "\\" && path[i + 1] === ".") {
-      cur += ".";
-      i++;
-    } else if (c === "." && bracket === 0) {
-      out.push(cur);
-      cur = "";
-    } else {
-      if (c === "[") bracket++;
-      if (c === "]") bracket--;
-      cur += c;
-    }
+/**
+ * A field path split as kyaml's SmarterPathSplitter (kyaml/utils/pathsplitter.go) splits it: on dots,
+ * a leading dot dropped (`.metadata.name`), `\.` kept in the key, and a segment opening with `[` joined
+ * with the following ones up to the one closing with `]`; that bracketed run is a list selector when it
+ * holds `=` (`[name=a.b]`), else a map key with its brackets trimmed (`[cert-manager.io/inject-ca-from]`).
+ */
+export function splitFieldPath(path: string): string[] {
+  const split = path.split(".");
+  if (split.length > 1 && split[0] === "") split.shift();
+  const parts: string[] = [];
+  for (const p of split) {
+    const last = parts.length - 1;
+    if (last >= 0 && parts[last]!.endsWith("\\")) parts[last] = parts[last]!.slice(0, -1) + "." + p;
+    else parts.push(p);
   }
-  out.push(cur);
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const elem = parts[i]!;
+    if (!elem.startsWith("[") || elem.endsWith("]")) {
+      out.push(elem);
+      continue;
+    }
+    const run = [elem];
+    while (i < parts.length - 1) {
+      run.push(parts[++i]!);
+      if (parts[i]!.endsWith("]")) break;
+    }
+    const joined = run.join(".");
+    out.push(joined.includes("=") ? joined : joined.replace(/^\[+|\]+$/g, ""));
+  }
   return out;
 }
 
-/** Every (parent, key) the path reaches; creates missing maps when asked. */
-function locate(node: Json, segs: string[], create: boolean): { parent: JsonObject | Json[]; key: string | number }[] {
+/** A list selector `[field=value]` (`[=value]` for a list of scalars), as kyaml splits it. */
+function listSelector(seg: string): { field: string; value: string } | undefined {
+  if (!seg.startsWith("[") || !seg.endsWith("]")) return undefined;
+  const inner = seg.slice(1, -1);
+  const eq = inner.indexOf("=");
+  if (eq < 0)
+    throw new KustomizeError(`list path element ${seg} must contain fieldName=fieldValue for element to match`);
+  return { field: inner.slice(0, eq), value: inner.slice(eq + 1) };
+}
+
+/** The text kyaml compares a list selector with: the element's field (or the element) as a scalar. */
+const selectorText = (v: Json | undefined): string | undefined =>
+  v === undefined || v === null || typeof v === "object" ? undefined : String(v);
+
+/**
+ * How a selector's value matches: a source lookup (kyaml PathGetter, MatchElement) compares the text
+ * exactly; a target (kyaml PathMatcher.doSeq) reads the value as an unanchored regular expression,
+ * so `[name=app]` also selects `app-sidecar` and a dot matches any character.
+ */
+function selectorMatcher(value: string, exact: boolean): (text: string) => boolean {
+  if (exact) return (text) => text === value;
+  let re: RegExp;
+  try {
+    re = new RegExp(value, "u");
+  } catch (e) {
+    throw new KustomizeError(
+      `list selector value ${JSON.stringify(value)} is not a valid regular expression: ${(e as Error).message}`,
+    );
+  }
+  return (text) => re.test(text);
+}
+
+/**
+ * Every (parent, key) the path reaches; creates missing maps when asked. `exact` is a source's
+ * lookup (selectors compared as text), else a target's (selectors as regular expressions).
+ */
+function locate(
+  node: Json,
+  segs: string[],
+  create: boolean,
+  exact = false,
+): { parent: JsonObject | Json[]; key: string | number }[] {
   if (segs.length === 0) return [];
   const [seg, ...rest] = segs;
   const visit = (parent: JsonObject | Json[], key: string | number) => {
@@ -61,12 +112,19 @@ function locate(node: Json, segs: string[], create: boolean): { parent: JsonObje
     let child = (parent as Record<string | number, Json>)[key];
     if ((child === undefined || child === null) && create && !Array.isArray(parent))
       child = (parent as JsonObject)[key as string] = {};
-    return child === undefined ? [] : locate(child, rest, create);
+    return child === undefined ? [] : locate(child, rest, create, exact);
   };
   if (Array.isArray(node)) {
-    const sel = /^\[(.+?)=(.*)\]$/.exec(seg!);
-    if (sel) return node.flatMap((el, i) => (isMap(el) && String(el[sel[1]!]) === sel[2] ? visit(node, i) : []));
+    const sel = listSelector(seg!);
+    if (sel) {
+      const matches = selectorMatcher(sel.value, exact);
+      return node.flatMap((el, i) => {
+        const text = selectorText(sel.field === "" ? el : isMap(el) ? el[sel.field] : undefined);
+        return text !== undefined && matches(text.trim()) ? visit(node, i) : [];
+      });
+    }
     if (seg === "*") return node.flatMap((_, i) => visit(node, i));
+    if (exact && seg === "-") return node.length ? visit(node, node.length - 1) : [];
     const i = Number(seg);
     return Number.isInteger(i) && i >= 0 && i < node.length ? visit(node, i) : [];
   }
@@ -110,7 +168,7 @@ function sourceValue(resources: Resource[], rep: Replacement): Source {
   if (rep.sourceValue !== undefined) return { value: rep.sourceValue, raw: String(rep.sourceValue) };
   const source = exactSource(resources, rep.source!);
   const fieldPath = rep.source!.fieldPath ?? "metadata.name";
-  const found = locate(source.obj, splitFieldPath(fieldPath), false);
+  const found = locate(source.obj, splitFieldPath(fieldPath), false, true);
   if (!found.length)
     throw new KustomizeError(`fieldPath \`${fieldPath}\` is missing for replacement source ${jsonText(rep.source)}`);
   const { parent, key } = found[0]!;
