@@ -8,6 +8,10 @@ const flux = JSON.parse(
   readFileSync(new URL("../../test/fixtures/flux-crds/field-paths.json", import.meta.url), "utf8"),
 );
 
+const CONDITION_FIELDS = ["lastTransitionTime", "message", "observedGeneration", "reason", "status", "type"].map(
+  (f) => `conditions[].${f}`,
+);
+
 /** Fields flotilla's schemas carry beyond Flux's, each with its reason in the schema file. */
 const EXTRA: Record<string, string[]> = {
   // v1beta patches survive conversion to the stored v1 (kustomization-schema.ts).
@@ -49,6 +53,9 @@ const EXTRA: Record<string, string[]> = {
     "postRenderers[].kustomize.patchesJson6902[].target.version",
     "postRenderers[].kustomize.patchesStrategicMerge",
   ],
+  // Flux's v1beta3 Alert and Provider have no status; flotilla's keep v1beta2's conditions (decision 0037).
+  "Alert/v1beta3/status": ["conditions", ...CONDITION_FIELDS, "observedGeneration"],
+  "Provider/v1beta3/status": ["conditions", ...CONDITION_FIELDS, "observedGeneration"],
 };
 
 type Version = { name: string; served: boolean; schema: { openAPIV3Schema: Schema } };
@@ -77,7 +84,7 @@ function unstructured(s: Schema, at: string): string[] {
 const cases = crds.flatMap((crd) => crd.spec.versions.map((v) => [crd.spec.names.kind, v.name, v] as const));
 
 describe("CRDs of the kinds flotilla serves", () => {
-  it("serve the versions they always served (v1 stored, v1beta2, v1beta1; v2 and its betas for HelmRelease; OCIRepository never had v1beta1)", () => {
+  it("serve the versions they always served (v1 stored, v1beta2, v1beta1; v2 and its betas for HelmRelease; OCIRepository never had v1beta1; Alert and Provider v1beta3 and v1beta2)", () => {
     expect(Object.fromEntries(crds.map((c) => [c.spec.names.kind, c.spec.versions.map((v) => v.name)]))).toEqual({
       GitRepository: ["v1", "v1beta2", "v1beta1"],
       HelmRepository: ["v1", "v1beta2", "v1beta1"],
@@ -86,6 +93,8 @@ describe("CRDs of the kinds flotilla serves", () => {
       Kustomization: ["v1", "v1beta2", "v1beta1"],
       HelmRelease: ["v2", "v2beta2", "v2beta1"],
       Receiver: ["v1", "v1beta2", "v1beta1"],
+      Alert: ["v1beta3", "v1beta2"],
+      Provider: ["v1beta3", "v1beta2"],
     });
   });
 

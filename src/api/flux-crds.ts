@@ -7,6 +7,8 @@ import { fleetKustomizationCrd } from "./fleet/fleet-kustomization.js";
 import { helmReleaseCrd } from "./helm/helmrelease.js";
 import type { KubeObject } from "./meta/object.js";
 import { kustomizationCrd } from "./kustomize/kustomization.js";
+import { alertCrd } from "./notification/alert.js";
+import { providerCrd } from "./notification/provider.js";
 import { receiverCrd } from "./notification/receiver.js";
 import { gitRepositoryCrd } from "./source/git-repository.js";
 import { helmChartCrd, helmRepositoryCrd } from "./source/helm.js";
@@ -21,6 +23,8 @@ export function fluxCrds(): KubeObject[] {
     kustomizationCrd(),
     helmReleaseCrd(),
     receiverCrd(),
+    alertCrd(),
+    providerCrd(),
   ].map((crd) => crd as unknown as KubeObject);
 }
 

@@ -56,6 +56,12 @@ const fluxVersions = (...older: string[]): KindVersion[] => [
   ...older.map((name) => ({ name, served: true, storage: false, deprecated: true })),
 ];
 
+/** Alert and Provider: Flux never took them to v1; v1beta3 stored, v1beta2 served until Flux dropped it. */
+const notificationBetaVersions: KindVersion[] = [
+  { name: "v1beta3", served: true, storage: true },
+  { name: "v1beta2", served: true, storage: false, deprecated: true },
+];
+
 /** A kind of flotilla's fleet layer: fleet.flotilla.dev, v1alpha1, namespaced. */
 const fleetKind = (kind: string, plural: string, shortName: string, columns: PrinterColumn[]): ServedKind => ({
   group: FLEET_GROUP,
@@ -165,6 +171,31 @@ export const SERVED_KINDS = {
     categories: ["all", "fluxcd", "fluxcd-notifications"],
     scope: "Namespaced",
     versions: fluxVersions("v1beta2", "v1beta1"),
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  // notification-controller's Alert and Provider: v1beta3 stored, v1beta2 served (deprecated) as Flux served
+  // it last (notification-controller v1.8). No short names in Flux's CRDs. Ready/Status columns although
+  // Flux's v1beta3 has only Age: flotilla's v1beta3 has the status Flux's v1beta2 had (decision 0037).
+  Alert: {
+    group: NOTIFICATION_GROUP,
+    kind: "Alert",
+    plural: "alerts",
+    singular: "alert",
+    shortNames: [],
+    categories: ["all", "fluxcd", "fluxcd-notifications"],
+    scope: "Namespaced",
+    versions: notificationBetaVersions,
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  Provider: {
+    group: NOTIFICATION_GROUP,
+    kind: "Provider",
+    plural: "providers",
+    singular: "provider",
+    shortNames: [],
+    categories: ["all", "fluxcd", "fluxcd-notifications"],
+    scope: "Namespaced",
+    versions: notificationBetaVersions,
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
   Cluster: fleetKind("Cluster", "clusters", "fcl", [

@@ -14,6 +14,8 @@ describe("flotilla install's manifests", () => {
       "kustomizations.kustomize.toolkit.fluxcd.io",
       "helmreleases.helm.toolkit.fluxcd.io",
       "receivers.notification.toolkit.fluxcd.io",
+      "alerts.notification.toolkit.fluxcd.io",
+      "providers.notification.toolkit.fluxcd.io",
       "clusters.fleet.flotilla.dev",
       "fleetkustomizations.fleet.flotilla.dev",
       "fleethelmreleases.fleet.flotilla.dev",
