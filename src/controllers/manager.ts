@@ -54,6 +54,9 @@ export interface ManagerOptions {
   storageAdvertisedAddress?: string;
   healthHost: string;
   healthPort: number;
+  /** --metrics-addr: a second listener serving /metrics only (none when not given). */
+  metricsHost?: string;
+  metricsPort?: number;
   /** The webhook receiver server (Flux: notification-controller's --receiver-addr). */
   receiverHost: string;
   receiverPort: number;
@@ -80,6 +83,8 @@ export interface ManagerOptions {
 
 export interface RunningManager {
   healthPort: number;
+  /** The --metrics-addr listener's port, when there is one. */
+  metricsPort?: number;
   /** Resolves when the process should exit, with the exit code. */
   done: Promise<number>;
   stop(): Promise<void>;
@@ -113,6 +118,19 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     registry: metrics.registry,
     ready: () => true,
   });
+  const metricsServer =
+    o.metricsPort === undefined
+      ? undefined
+      : await startProbesServer({
+          host: o.metricsHost ?? "127.0.0.1",
+          port: o.metricsPort,
+          registry: metrics.registry,
+          ready: () => true,
+          metricsOnly: true,
+        }).catch(async (err: unknown) => {
+          await probes.close();
+          throw err;
+        });
 
   await preflight(cluster, {
     runtimeNamespace: o.runtimeNamespace,
@@ -120,6 +138,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     installCrds: o.installCrds,
   }).catch(async (err: unknown) => {
     await probes.close();
+    await metricsServer?.close();
     throw err;
   });
 
@@ -194,6 +213,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     await receiverServer?.close();
     await artifactServer?.close();
     await probes.close();
+    await metricsServer?.close();
     resolveDone(0);
   };
   if (elector) {
@@ -218,5 +238,5 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     }
   }
 
-  return { healthPort: probes.port, done, stop };
+  return { healthPort: probes.port, metricsPort: metricsServer?.port, done, stop };
 }

@@ -68,11 +68,18 @@ describe("flotilla install's NetworkPolicies", () => {
     expect(policies.map((p) => p.metadata.name)).toEqual(["allow-egress", "allow-scraping", "allow-webhooks"]);
   });
 
-  it("let other namespaces reach the receiver and the metrics, never the artifact server", () => {
+  it("let other namespaces reach the receiver and the metrics (Flux's port 8080), never the artifact server or the probes", () => {
     expect(open(9292).map((p) => p.metadata.name)).toEqual(["allow-webhooks"]);
-    expect(open(9440).map((p) => p.metadata.name)).toEqual(["allow-scraping"]);
+    expect(open(8080).map((p) => p.metadata.name)).toEqual(["allow-scraping"]);
     expect(open(9090)).toEqual([]);
+    expect(open(9440)).toEqual([]);
     // Within the namespace, everything (the controller's own replicas fetch each other's artifacts).
     expect(policies[0]!.spec.ingress).toEqual([{ from: [{ podSelector: {} }] }]);
+  });
+
+  it("are left out with networkPolicy false (flux's --network-policy=false)", () => {
+    const without = installManifests({ namespace: "flux-system", image: "x", version: "1", networkPolicy: false });
+    expect(without.filter((o) => o.kind === "NetworkPolicy")).toEqual([]);
+    expect(without.length).toBe(objects.length - 3);
   });
 });

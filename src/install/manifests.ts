@@ -1,19 +1,48 @@
 // Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
 // artifact Service, the webhook receiver Service (Flux's name, webhook-receiver, port 80), the
-// controller Deployment and Flux's NetworkPolicies (the artifact server reachable from the namespace only).
+// controller Deployment (controller-deployment.ts), optionally its PodDisruptionBudget, and Flux's
+// NetworkPolicies (the artifact server reachable from the namespace only).
 import { servedCrds } from "../api/flux-crds.js";
 import type { KubeObject } from "../api/meta/object.js";
+import { CONTROLLER_LABELS, controllerDeployment, controllerDisruptionBudget } from "./controller-deployment.js";
 import { networkPolicies } from "./network-policies.js";
 
-export const DEFAULT_IMAGE = "ghcr.io/flotilla-dev/flotilla";
+/** Where `npm run image` publishes flotilla (Flux's --registry: the images are <registry>/<name>:<version>). */
+export const DEFAULT_REGISTRY = "ghcr.io/flotilla-dev";
+export const IMAGE_NAME = "flotilla";
 
 export interface InstallOptions {
   namespace: string;
+  /** The controller image, a full reference (registry/repository:tag or @sha256:digest). */
   image: string;
+  /** flotilla's version, the app.kubernetes.io/version label. */
   version: string;
   /** Flux's multi-tenancy lockdown flags. */
   multiTenant?: boolean;
+  /** Flux's --image-pull-secret: a Secret of the namespace the pod pulls its image with. */
+  imagePullSecret?: string;
+  /** Flux's --network-policy (default true): allow-egress, allow-scraping, allow-webhooks. */
+  networkPolicy?: boolean;
+  /** A PodDisruptionBudget for the controller (default off). */
+  podDisruptionBudget?: boolean;
+}
+
+/** The controller's arguments: Flux's flags with the in-cluster addresses of the Services below. */
+export function controllerArgs(o: Pick<InstallOptions, "namespace" | "multiTenant">): string[] {
+  return [
+    "controller",
+    "--storage-path=/data",
+    "--storage-addr=:9090",
+    `--storage-adv-addr=http://flotilla-artifacts.${o.namespace}.svc.cluster.local.`,
+    "--health-addr=:9440",
+    "--metrics-addr=:8080",
+    "--receiver-addr=:9292",
+    `--runtime-namespace=${o.namespace}`,
+    ...(o.multiTenant
+      ? ["--no-cross-namespace-refs=true", "--no-remote-bases=true", "--default-service-account=default"]
+      : []),
+  ];
 }
 
 export function installManifests(o: InstallOptions): KubeObject[] {
@@ -34,22 +63,11 @@ export function installManifests(o: InstallOptions): KubeObject[] {
     metadata: meta(name),
     spec: {
       type: "ClusterIP",
-      selector: { app: "flotilla-controller" },
+      selector: CONTROLLER_LABELS,
       ports: [{ name: "http", port: 80, protocol: "TCP", targetPort }],
     },
   });
-  const args = [
-    "controller",
-    "--storage-path=/data",
-    "--storage-addr=:9090",
-    `--storage-adv-addr=http://flotilla-artifacts.${o.namespace}.svc.cluster.local.`,
-    "--health-addr=:9440",
-    "--receiver-addr=:9292",
-    `--runtime-namespace=${o.namespace}`,
-    ...(o.multiTenant
-      ? ["--no-cross-namespace-refs=true", "--no-remote-bases=true", "--default-service-account=default"]
-      : []),
-  ];
+  const deployment = { namespace: o.namespace, image: o.image, args: controllerArgs(o) };
   return [
     ...servedCrds(),
     { apiVersion: "v1", kind: "Namespace", metadata: { name: o.namespace, labels } },
@@ -63,57 +81,11 @@ export function installManifests(o: InstallOptions): KubeObject[] {
     },
     controllerService("flotilla-artifacts", "http"),
     controllerService("webhook-receiver", "http-webhook"),
-    {
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      metadata: meta("flotilla-controller"),
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: "flotilla-controller" } },
-        template: {
-          metadata: { labels: { app: "flotilla-controller" } },
-          spec: {
-            serviceAccountName: "flotilla-controller",
-            terminationGracePeriodSeconds: 60,
-            securityContext: {
-              runAsNonRoot: true,
-              runAsUser: 65534,
-              fsGroup: 1337,
-              seccompProfile: { type: "RuntimeDefault" },
-            },
-            containers: [
-              {
-                name: "manager",
-                image: `${o.image}:${o.version}`,
-                args,
-                env: [{ name: "RUNTIME_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }],
-                ports: [
-                  { name: "http", containerPort: 9090, protocol: "TCP" },
-                  { name: "healthz", containerPort: 9440, protocol: "TCP" },
-                  { name: "http-webhook", containerPort: 9292, protocol: "TCP" },
-                ],
-                livenessProbe: { httpGet: { path: "/healthz", port: "healthz" } },
-                readinessProbe: { httpGet: { path: "/readyz", port: "healthz" } },
-                resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "1Gi" } },
-                securityContext: {
-                  allowPrivilegeEscalation: false,
-                  readOnlyRootFilesystem: true,
-                  capabilities: { drop: ["ALL"] },
-                },
-                volumeMounts: [
-                  { name: "data", mountPath: "/data" },
-                  { name: "tmp", mountPath: "/tmp" },
-                ],
-              },
-            ],
-            volumes: [
-              { name: "data", emptyDir: {} },
-              { name: "tmp", emptyDir: {} },
-            ],
-          },
-        },
-      },
-    },
-    ...networkPolicies(meta),
+    controllerDeployment(
+      o.imagePullSecret ? { ...deployment, imagePullSecret: o.imagePullSecret } : deployment,
+      meta("flotilla-controller"),
+    ),
+    ...(o.podDisruptionBudget ? [controllerDisruptionBudget(meta("flotilla-controller"))] : []),
+    ...(o.networkPolicy === false ? [] : networkPolicies(meta)),
   ];
 }

@@ -1,12 +1,14 @@
 // Flux's NetworkPolicies (manifests/policies: allow-egress, allow-scraping, allow-webhooks), fitted to
 // flotilla's one controller pod: the artifact server (9090) — which has no authentication, as
 // source-controller's has none — is reached only from pods of the controller's own namespace; the
-// webhook receiver (9292) and the health/metrics port (9440) from any namespace; egress is open
-// (git, chart repositories, remote clusters). Flux opens every port of notification-controller to
-// every namespace; here only the receiver's port is (issue 28 item 4).
+// webhook receiver (9292) and the metrics port (8080, http-prom, as Flux's allow-scraping) from any
+// namespace; the probes (9440) from the namespace only (the kubelet's probes come from the node, which
+// NetworkPolicies always allow); egress is open (git, chart repositories, remote clusters). Flux opens
+// every port of notification-controller to every namespace; here only the receiver's port is (issue 28 item 4).
 import type { KubeObject } from "../api/meta/object.js";
+import { CONTROLLER_LABELS } from "./controller-deployment.js";
 
-const CONTROLLER = { matchLabels: { app: "flotilla-controller" } };
+const CONTROLLER = { matchLabels: CONTROLLER_LABELS };
 
 export function networkPolicies(meta: (name: string) => KubeObject["metadata"]): KubeObject[] {
   const policy = (name: string, spec: Record<string, unknown>) =>
@@ -20,7 +22,7 @@ export function networkPolicies(meta: (name: string) => KubeObject["metadata"]):
     }),
     policy("allow-scraping", {
       podSelector: {},
-      ingress: [{ from: [{ namespaceSelector: {} }], ports: [{ port: 9440, protocol: "TCP" }] }],
+      ingress: [{ from: [{ namespaceSelector: {} }], ports: [{ port: 8080, protocol: "TCP" }] }],
       policyTypes: ["Ingress"],
     }),
     policy("allow-webhooks", {

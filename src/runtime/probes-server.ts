@@ -1,5 +1,7 @@
 // The endpoints every controller process serves: /healthz (alive), /readyz (caches synced), /metrics
-// (Prometheus text). Bound to the address given (Flux: --health-addr :9440, --metrics-addr :8080).
+// (Prometheus text). The health address serves all three (tests and `flotilla stats` read /metrics
+// there); the metrics address (Flux: --metrics-addr :8080, the Deployment's http-prom port) only
+// /metrics, so a NetworkPolicy can open scraping to other namespaces without opening the probes.
 import { createServer, type Server } from "node:http";
 import type { Registry } from "./metrics.js";
 
@@ -8,6 +10,8 @@ export interface ProbesOptions {
   port: number;
   registry: Registry;
   ready: () => boolean;
+  /** Serve /metrics only (the --metrics-addr listener). */
+  metricsOnly?: boolean;
 }
 
 export function startProbesServer(
@@ -15,6 +19,7 @@ export function startProbesServer(
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
+    if (options.metricsOnly && path !== "/metrics") return void res.writeHead(404).end();
     if (path === "/healthz") return void res.writeHead(200, { "content-type": "text/plain" }).end("ok");
     if (path === "/readyz") {
       const ok = options.ready();

@@ -12,7 +12,7 @@ const git = await startGitHttpServer();
 afterAll(() => git.close());
 
 describe("flotilla controller endpoints", () => {
-  it("serve /healthz, /readyz and Prometheus /metrics with reconcile durations and Ready condition gauges", async () => {
+  it("serve /healthz, /readyz and Prometheus /metrics with reconcile durations and Ready condition gauges, and /metrics alone on --metrics-addr", async () => {
     const ns = await testNamespace(cluster.client, "endpoints");
     const controller = startController({
       namespace: ns,
@@ -60,6 +60,17 @@ describe("flotilla controller endpoints", () => {
     // The process's memory, for soaks and operators: the resident set and the JavaScript heap in use.
     expect(metrics).toMatch(/^process_resident_memory_bytes [1-9]\d{6,}$/m);
     expect(metrics).toMatch(/^nodejs_heap_size_used_bytes [1-9]\d{5,}$/m);
+
+    // The --metrics-addr listener (the Deployment's http-prom port, which allow-scraping opens to other
+    // namespaces) serves the same registry and nothing else: no probes, no artifacts.
+    const running = controller.logs.find((l) => l.msg === "flotilla controller running")!;
+    const metricsUrl = `http://${String(running.metrics)}`;
+    expect(metricsUrl).not.toBe(url);
+    const scraped = await fetch(`${metricsUrl}/metrics`);
+    expect(scraped.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await scraped.text()).toContain(`gotk_reconcile_condition{${series},type="Ready",status="True"} 1`);
+    expect((await fetch(`${metricsUrl}/healthz`)).status).toBe(404);
+    expect((await fetch(`${metricsUrl}/readyz`)).status).toBe(404);
     controller.child.kill("SIGTERM");
     await controller.exited();
   });

@@ -10,7 +10,7 @@ import { eventually, plane, planeCluster } from "../support/fleet-context.js";
 import { NotFoundError } from "../../src/kube/errors.js";
 
 describe("flotilla install", () => {
-  it("exports CRDs, namespace, RBAC, Service and Deployment that apply to a real plane; uninstall removes them and keeps the workloads", async () => {
+  it("exports CRDs, namespace, RBAC, Service and Deployment that apply to a real plane (with --pod-disruption-budget, its PDB); uninstall removes them and keeps the workloads", async () => {
     const ns = `flotilla-${randomBytes(3).toString("hex")}`;
     const exported = await runCli(["install", "--export", "--namespace", ns, "--multi-tenant"]);
     expect(exported.code).toBe(0);
@@ -29,9 +29,18 @@ describe("flotilla install", () => {
     ]);
     expect(exported.stdout).toContain("--no-cross-namespace-refs=true");
 
-    const applied = await runCli(["install", "--namespace", ns, "--kubeconfig", plane("tenant2").kubeconfig]);
+    // With the optional PodDisruptionBudget, so the real apiserver validates it too.
+    const applied = await runCli([
+      "install",
+      "--namespace",
+      ns,
+      "--pod-disruption-budget",
+      "--kubeconfig",
+      plane("tenant2").kubeconfig,
+    ]);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain(`Deployment/${ns}/flotilla-controller created`);
+    expect(applied.stdout).toContain(`PodDisruptionBudget/${ns}/flotilla-controller created`);
     expect(applied.stdout).toContain(`NetworkPolicy/${ns}/allow-egress created`);
     const cluster = planeCluster("tenant2");
     await waitForSet(
@@ -87,6 +96,7 @@ describe("flotilla install", () => {
     const removed = await runCli(["uninstall", "-n", ns, "--silent", "--kubeconfig", kubeconfig]);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stderr).toContain(`✔ Deployment/${ns}/flotilla-controller deleted\n`);
+    expect(removed.stderr).toContain(`✔ PodDisruptionBudget/${ns}/flotilla-controller deleted\n`);
     expect(removed.stderr).toContain(`✔ Kustomization/${ns}/apps finalizers deleted\n`);
     expect(removed.stderr).toContain("✔ CustomResourceDefinition/kustomizations.kustomize.toolkit.fluxcd.io deleted\n");
     expect(removed.stderr.endsWith("✔ uninstall finished\n")).toBe(true);

@@ -58,6 +58,9 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       "127.0.0.1:0",
       "--receiver-addr",
       "127.0.0.1:0",
+      // Over the Deployment's --metrics-addr=:8080 when leadingArgs carry it: never a fixed port here.
+      "--metrics-addr",
+      "127.0.0.1:0",
       // Generous: a renewal that takes seconds on a loaded 2-core machine must not cost the lease (losing it
       // ends the process); a replica killed on purpose is replaced within LEASE_SECONDS.
       "--leader-election-lease-duration",

@@ -5,6 +5,7 @@
 import { Command, Option } from "commander";
 import type { KubeObject } from "../../api/meta/object.js";
 import { formatChangeSet, ResourceManager } from "../../ssa/index.js";
+import { addImageFlags, type ImageFlags, installOptionsOf } from "../install-flags.js";
 import { addClusterFlags, clusterOf, type ClusterFlags, timeoutMsOf } from "../cluster-flags.js";
 import { UsageError } from "../errors.js";
 import { goDurationFlag } from "../export/go-duration.js";
@@ -19,7 +20,7 @@ import { bootstrapFiles, componentObjects, syncObjects } from "./bootstrap/sync-
 import { waitReady } from "./create/create-apply.js";
 import { collectSlice, parseLabels } from "./create/flux-refs.js";
 
-interface BootstrapFlags extends ClusterFlags {
+interface BootstrapFlags extends ClusterFlags, ImageFlags {
   url?: string;
   branch: string;
   path?: string;
@@ -74,6 +75,7 @@ function gitCommand(): Command {
         "  flotilla bootstrap git --url=http://127.0.0.1:8080/fleet.git --allow-insecure-http --branch=main --path=clusters/management",
     );
   for (const o of sshKeyOptions()) cmd.addOption(o);
+  addImageFlags(cmd);
   addClusterFlags(cmd);
   return cmd.action(async (f: BootstrapFlags) => {
     if (!f.url) throw new UsageError("--url is required: the Git repository the cluster reconciles itself from");
@@ -94,6 +96,7 @@ function gitCommand(): Command {
       secretName: withCredentials ? f.secretName : undefined,
       labels: parseLabels(f.label),
       multiTenant: !!f.multiTenant,
+      install: installOptionsOf(f, f),
     };
     const cluster = clusterOf(f);
 

@@ -33,7 +33,7 @@ export function controllerCommand(): Command {
   ).action(async (opts, cmd: Command) => {
     // Flags first: a mistyped flag is reported before anything touches a cluster. Outside a cluster the
     // default addresses (":9090", ":9440": every interface, for a pod) bind loopback unless given; the
-    // receiver's (":9292") binds a free loopback port there, so controllers started side by side (tests,
+    // receiver's (":9292") and the metrics' (":8080") bind a free loopback port there, so controllers started side by side (tests,
     // benchmarks) never collide on it (decision 0027).
     const outside = !!opts.kubeconfig || !isInCluster();
     const listen = (flag: string, key: string) => {
@@ -44,6 +44,8 @@ export function controllerCommand(): Command {
     const health = listen("--health-addr", "healthAddr");
     const receiver = listen("--receiver-addr", "receiverAddr");
     if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
+    const metricsAt = listen("--metrics-addr", "metricsAddr");
+    if (outside && cmd.getOptionValueSource("metricsAddr") === "default") metricsAt.port = 0;
     const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
     if (!dashboardAt && opts.dashboardTokenFile) throw new UsageError("--dashboard-token-file needs --dashboard-addr");
     const dashboardAuth = dashboardAt
@@ -96,6 +98,8 @@ export function controllerCommand(): Command {
       storageAdvertisedAddress: opts.storageAdvAddr,
       healthHost: health.host,
       healthPort: health.port,
+      metricsHost: metricsAt.host,
+      metricsPort: metricsAt.port,
       receiverHost: receiver.host,
       receiverPort: receiver.port,
       receiverAllowCrossNamespace: opts.receiverAllowCrossNamespace === true,
@@ -108,7 +112,10 @@ export function controllerCommand(): Command {
       extraControllers: (cluster) => fleetControllers(cluster, { kamajiDiscovery: opts.kamajiDiscovery === true }),
       log,
     });
-    log.info("flotilla controller running", { health: `${health.host}:${manager.healthPort}` });
+    log.info("flotilla controller running", {
+      health: `${health.host}:${manager.healthPort}`,
+      metrics: `${metricsAt.host}:${manager.metricsPort}`,
+    });
     // A dashboard that cannot start stops the controller with it (not a manager left running headless).
     const dashboard = dashboardAt
       ? await startDashboard({

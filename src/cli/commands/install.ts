@@ -3,19 +3,18 @@ import { Command } from "commander";
 import { Cluster } from "../../kube/cluster.js";
 import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kubeconfig.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
-import { DEFAULT_IMAGE, installManifests } from "../../install/manifests.js";
+import { installManifests } from "../../install/manifests.js";
+import { addImageFlags, installOptionsOf } from "../install-flags.js";
 import { formatChangeSet, ResourceManager } from "../../ssa/index.js";
-import { VERSION } from "../version.js";
 import { success } from "../output.js";
 import { UsageError } from "../errors.js";
 
 export function installCommand(): Command {
-  return new Command("install")
+  const cmd = new Command("install")
     .description("install flotilla's CRDs and controller into a cluster (or print them with --export)")
     .option("--export", "print the manifests instead of applying them", false)
-    .option("--namespace <ns>", "namespace of the controller", "flux-system")
-    .option("--image <image>", "controller image (without tag)", DEFAULT_IMAGE)
-    .option("--version <version>", "image tag", VERSION)
+    .option("--namespace <ns>", "namespace of the controller", "flux-system");
+  return addImageFlags(cmd)
     .option(
       "--multi-tenant",
       "lock the controller down for tenants (no cross-namespace refs, default service account)",
@@ -23,12 +22,7 @@ export function installCommand(): Command {
     )
     .option("--kubeconfig <path>", "kubeconfig of the cluster to install into", process.env.KUBECONFIG)
     .action(async (opts) => {
-      const objects = installManifests({
-        namespace: opts.namespace,
-        image: opts.image,
-        version: opts.version,
-        multiTenant: opts.multiTenant,
-      });
+      const objects = installManifests(installOptionsOf(opts, opts));
       if (opts.export) {
         process.stdout.write(objects.map((o) => `---\n${toYaml(o as unknown as Json)}`).join(""));
         return;

@@ -48,7 +48,13 @@ export function uninstallCommand(): Command {
         if (!(err instanceof NotFoundError)) throw err;
       }
     };
-    const manifests = installManifests({ namespace: f.namespace, image: "", version: VERSION });
+    // The optional PodDisruptionBudget included: what is not there is skipped.
+    const manifests = installManifests({
+      namespace: f.namespace,
+      image: "",
+      version: VERSION,
+      podDisruptionBudget: true,
+    });
     const components = manifests.filter((o) => o.kind !== "CustomResourceDefinition" && o.kind !== "Namespace");
 
     step(`deleting components in ${f.namespace} namespace`);

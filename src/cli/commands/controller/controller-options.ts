@@ -52,6 +52,11 @@ export function withControllerOptions(command: Command): Command {
       .option("--storage-adv-addr <url>", "artifact server address advertised to consumers (http://host:port)")
       .option("--health-addr <addr>", "/healthz, /readyz and /metrics listen address", ":9440")
       .option(
+        "--metrics-addr <addr>",
+        "/metrics only (the Deployment's http-prom port, open to scrapers in other namespaces); outside a cluster the default is a free loopback port, logged",
+        ":8080",
+      )
+      .option(
         "--receiver-addr <addr>",
         "webhook receiver (Receiver objects' /hook/ paths) listen address; outside a cluster the default is a free loopback port, logged",
         ":9292",
