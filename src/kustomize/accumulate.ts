@@ -46,7 +46,7 @@ export interface BuildContext {
 function readResourceFile(path: string, loader: Loader, display: string, ctx: BuildContext): Resource[] {
   ctx.objectsRead = true;
   const resources = resourcesFromDocuments(
-    parseFileCached(path, () => loader.read(path), display),
+    parseFileCached(path, () => loader.read(path), display, { printedByKyaml: true }),
     display,
   );
   if (ctx.trackOrigin) for (const r of resources) r.buildOrigin = { path: display };

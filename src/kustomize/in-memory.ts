@@ -17,7 +17,8 @@ export { ResMap };
 /** The objects of a multi-document YAML text (Lists expanded, empty documents dropped, ids unique). */
 export function parseManifests(text: string, source: string): ResMap {
   const resmap = new ResMap();
-  for (const r of resourcesFromDocuments(parseYamlDocuments(text, source), source)) resmap.add(r, source);
+  for (const r of resourcesFromDocuments(parseYamlDocuments(text, source, { printedByKyaml: true }), source))
+    resmap.add(r, source);
   return resmap;
 }
 

@@ -16,7 +16,7 @@ export function parseFileCached(
   options: ParseOptions = {},
 ): ParsedDocument[] {
   const st = statSync(path);
-  const stamp = `${st.size}:${st.mtimeMs}:${display}:${options.lastKeyWins ? "last" : "unique"}`;
+  const stamp = `${st.size}:${st.mtimeMs}:${display}:${options.lastKeyWins ? "last" : "unique"}:${options.printedByKyaml ? "kyaml" : ""}`;
   let entry = cache.get(path);
   if (!entry || entry.stamp !== stamp) {
     entry = { stamp, docs: parseYamlDocuments(read(), display, options) };

@@ -112,7 +112,9 @@ function inflate(
     const values = writeValuesFile(c, valuesPath, loader, tmp, where);
     const out = runHelm(helm, templateArgs(c, chartDir, values, extraValues), configHome, where);
     const display = `${where} (helm template of chart ${c.name})`;
-    return resourcesFromDocuments(parseYamlDocuments(out, display), display).map((r) => r.obj);
+    return resourcesFromDocuments(parseYamlDocuments(out, display, { printedByKyaml: true }), display).map(
+      (r) => r.obj,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -20,7 +20,10 @@ type Parsed = { kind: "sm"; docs: JsonObject[] } | { kind: "json"; ops: Operatio
 const isMap = (v: Json | undefined): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function parsePatch(read: () => string, source: string, path?: string): Parsed {
-  const parsed = path ? parseFileCached(path, () => read().trim(), source) : parseYamlDocuments(read().trim(), source);
+  // kustomize trims an inline patch, not a patch file (a block scalar ending it keeps its line break).
+  const parsed = path
+    ? parseFileCached(path, read, source, { printedByKyaml: true })
+    : parseYamlDocuments(read().trim(), source, { printedByKyaml: true });
   const docs = parsed.map((d) => d.value);
   if (docs.length === 1 && Array.isArray(docs[0])) return { kind: "json", ops: docs[0] as unknown as Operation[] };
   if (docs.every(isMap)) return { kind: "sm", docs: docs as JsonObject[] };

@@ -35,7 +35,7 @@ function configsOf(
 ): Resource[] {
   const path = loader.resolve(entry, field, where);
   if (loader.isDirectory(path)) return buildDir(path, entry).list;
-  const configs = resourcesFromDocuments(parseYamlDocuments(loader.read(path), entry), entry);
+  const configs = resourcesFromDocuments(parseYamlDocuments(loader.read(path), entry, { printedByKyaml: true }), entry);
   if (origins) for (const c of configs) c.buildOrigin = { path: origins.rel(path) };
   return configs;
 }

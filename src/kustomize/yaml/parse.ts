@@ -23,6 +23,7 @@ import { tooDeepOffset } from "../../util/yaml-nesting.js";
 import { EXCESSIVE_ALIASING, excessiveAliasing, MAX_NESTING_DEPTH, tooDeep } from "./limits.js";
 import { defaultQuoted, type ScalarNote, setNote } from "./scalar-style.js";
 import { parseSimpleYaml } from "./simple-yaml.js";
+import { blockAtEndOfInput, foldedRoundTrip } from "./block-scalars.js";
 
 export class YamlSyntaxError extends FlotillaError {
   override name = "YamlSyntaxError";
@@ -68,11 +69,22 @@ interface Context {
   aliasDepth: number;
   /** A repeated mapping key: refused (kyaml, for resources) or the later one kept (kustomization files). */
   lastKeyWins: boolean;
+  /** The text parsed, for a block scalar that ends it (block-scalars.ts). */
+  text: string;
+  printedByKyaml: boolean;
+  /** Converting the document's metadata (1) or its annotations (2): see annotationsAsWritten. */
+  metadataLevel: number;
 }
 
 export interface ParseOptions {
   /** Keep the later of two equal mapping keys, as kustomize reads a kustomization file; default: refuse. */
   lastKeyWins?: boolean;
+  /**
+   * The documents are resources or patches, which kustomize holds as kyaml nodes and prints through
+   * RNode.MarshalJSON: a folded block scalar's value is what go-yaml's write and read make of it
+   * (block-scalars.ts). Default: read as written (a kustomization file, values, configuration).
+   */
+  printedByKyaml?: boolean;
 }
 
 function fail(ctx: Context, node: Node | null | undefined, detail: string): never {
@@ -80,8 +92,20 @@ function fail(ctx: Context, node: Node | null | undefined, detail: string): neve
   throw new YamlSyntaxError(ctx.source, ctx.index, pos.line, pos.column, detail);
 }
 
+/** A block scalar's text as go-yaml v3 reads it (and, for a resource, as kustomize prints it). */
+function blockText(ctx: Context, node: Scalar, text: string): string {
+  const start = node.range?.[0] ?? 0;
+  const header = /^[|>][0-9+-]*/.exec(ctx.text.slice(start, start + 4))?.[0] ?? "";
+  const read = blockAtEndOfInput(text, ctx.text, node.range?.[1] ?? -1, header.includes("-"));
+  // kustomize rewrites a resource's annotations at the end of a build (RemoveBuildAnnotations sets
+  // them anew from strings), so an annotation keeps no folded style to print through.
+  const printedFolded = node.type === "BLOCK_FOLDED" && ctx.printedByKyaml && ctx.metadataLevel !== 2;
+  return printedFolded ? foldedRoundTrip(read) : read;
+}
+
 function scalarValue(ctx: Context, node: Scalar): Json {
-  const text = String(node.value ?? "");
+  let text = String(node.value ?? "");
+  if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") text = blockText(ctx, node, text);
   // go-yaml reads these as floats that JSON (and so kustomize's output) cannot hold.
   if (!node.tag && node.type === "PLAIN" && NON_FINITE.has(text))
     fail(ctx, node, `${text} (infinity or NaN) cannot be represented; quote it if it is a string`);
@@ -142,7 +166,12 @@ function toJson(ctx: Context, node: Node | null | undefined, seen: Set<Node>, de
       if (keyNode.type === "PLAIN" && !keyNode.tag && key !== "<<" && typeof resolvePlain(key) !== "string") {
         fail(ctx, keyNode, `mapping key ${key} is not a string; quote it`);
       }
+      const level = ctx.metadataLevel;
+      if (depth === 0 && key === "metadata") ctx.metadataLevel = 1;
+      else if (depth === 1 && level === 1 && key === "annotations") ctx.metadataLevel = 2;
+      else if (depth <= 1) ctx.metadataLevel = 0;
       const value = toJson(ctx, pair.value as Node, seen, depth + 1);
+      ctx.metadataLevel = level;
       if (key === "<<" && isScalar(keyNode) && keyNode.type === "PLAIN") {
         for (const m of Array.isArray(value) ? value : [value]) {
           if (m && typeof m === "object" && !Array.isArray(m)) merged.push(m);
@@ -264,6 +293,9 @@ export function parseYamlDocumentsFully(
       fromAliases: 0,
       aliasDepth: 0,
       lastKeyWins: !!options.lastKeyWins,
+      text,
+      printedByKyaml: !!options.printedByKyaml,
+      metadataLevel: 0,
     };
     const value = toJson(ctx, doc.contents as Node, new Set());
     if (value !== null) out.push({ value, index });

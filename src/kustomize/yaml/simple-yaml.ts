@@ -17,6 +17,8 @@ interface Line {
   text: string;
   /** The line as written (block scalar content keeps it). */
   raw: string;
+  /** The input's last line, which no line break ends. */
+  unterminated?: boolean;
 }
 
 class Unsupported extends Error {}
@@ -151,7 +153,9 @@ class Reader {
     const body = content.slice(0, end).map((l) => (l.trim() === "" ? "" : l));
     const text = body.join("\n");
     const chomp = header[1];
-    const value = chomp === "-" ? text : `${text}\n`;
+    // go-yaml keeps no final line break a block's last line does not have (block-scalars.ts).
+    const unterminated = end > 0 && this.lines[this.i + end]!.unterminated;
+    const value = chomp === "-" || unterminated ? text : `${text}\n`;
     this.i = j;
     this.skip();
     return { value, note: QUOTED };
@@ -268,6 +272,8 @@ export function parseSimpleYaml(text: string): SimpleDocument[] | undefined {
     started = true;
   }
   docs.push(current);
+  const last = current[current.length - 1];
+  if (last && !text.endsWith("\n")) last.unterminated = true;
   try {
     const out: SimpleDocument[] = [];
     docs.forEach((lines, index) => {
