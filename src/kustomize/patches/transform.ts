@@ -11,6 +11,7 @@ import { isClusterScoped } from "../transformers/scope.js";
 import type { Json } from "../yaml/emit.js";
 import { parseFileCached } from "../parse-cache.js";
 import { parseYamlDocuments } from "../yaml/parse.js";
+import { notesOf } from "../yaml/scalar-style.js";
 import { applyJsonPatch, type Operation } from "./json6902.js";
 import { strategicMerge } from "./strategic-merge.js";
 import { selectTargets } from "./target.js";
@@ -25,11 +26,32 @@ function parsePatch(read: () => string, source: string, path?: string): Parsed {
     ? parseFileCached(path, read, source, { printedByKyaml: true })
     : parseYamlDocuments(read().trim(), source, { printedByKyaml: true });
   const docs = parsed.map((d) => d.value);
-  if (docs.length === 1 && Array.isArray(docs[0])) return { kind: "json", ops: docs[0] as unknown as Operation[] };
+  if (docs.length === 1 && Array.isArray(docs[0])) {
+    // kustomize turns YAML operations into JSON with go-yaml v2 (YAML 1.1): plain yes/on/y are booleans.
+    if (!read().trim().startsWith("[")) yaml11Booleans(docs[0]);
+    return { kind: "json", ops: docs[0] as unknown as Operation[] };
+  }
   if (docs.every(isMap)) return { kind: "sm", docs: docs as JsonObject[] };
   throw new KustomizeError(
     `${source}: unable to parse SM or JSON patch from [patch: ${JSON.stringify(read().trim())}]`,
   );
+}
+
+const YAML11_BOOLEANS = new Map<string, boolean>([
+  ...["y", "Y", "yes", "Yes", "YES", "on", "On", "ON"].map((t) => [t, true] as const),
+  ...["n", "N", "no", "No", "NO", "off", "Off", "OFF"].map((t) => [t, false] as const),
+]);
+
+/** Plain scalars YAML 1.1 reads as booleans, where our YAML 1.2 reading kept strings. */
+function yaml11Booleans(v: Json): void {
+  if (v === null || typeof v !== "object") return;
+  const slots = v as Record<string | number, Json>;
+  for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
+    const x = slots[k]!;
+    const b = typeof x === "string" && notesOf(v)?.get(k)?.quoted === false ? YAML11_BOOLEANS.get(x) : undefined;
+    if (b !== undefined) slots[k] = b;
+    else yaml11Booleans(x);
+  }
 }
 
 function loadPatch(
