@@ -53,6 +53,7 @@ const subfolders = {
     kustomization: ["kit", "drift-watch"],
     helmrelease: ["kit", "drift-watch"],
     receiver: ["kit", "drift-watch"],
+    resourceset: ["kit", "drift-watch"],
   },
   fleet: {
     children: [],

@@ -4,6 +4,7 @@
 #   kwok, helm, kustomize
 #   registry  the CNCF distribution registry (OCI tests and the local fleet serve artifacts from it)
 #   flux      the flux CLI (tests check that flotilla and Flux read each other's OCI artifacts)
+#   resourceset-template  the Flux Operator's ResourceSet template setup (the parity oracle of flotilla's engine)
 # Binaries go to $FLOTILLA_TOOLS_DIR/bin (default ~/.cache/flotilla/tools/bin), outside the work tree,
 # so a fresh clone on the same machine (CI) reuses them. A stamp per tool (hash of its pins, go.mod,
 # go.sum, sources, build flags and Go version) makes an unchanged tool a no-op.
@@ -17,7 +18,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/versions.env"
 tools_dir="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}"
 bin="$tools_dir/bin"
-all_tools=(controlplane kwok helm kustomize registry flux)
+all_tools=(controlplane kwok helm kustomize registry flux resourceset-template)
 
 die() { echo "flotilla tools: error: $*" >&2; exit 1; }
 
@@ -59,6 +60,7 @@ ldflags_for() {
     kustomize) echo "-s -w -X sigs.k8s.io/kustomize/api/provenance.version=$KUSTOMIZE_VERSION" ;;
     registry) echo "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION" ;;
     flux) echo "-s -w -X main.VERSION=${FLUX_VERSION#v}" ;;
+    resourceset-template) echo "-s -w" ;;
   esac
 }
 package_for() {
@@ -69,6 +71,7 @@ package_for() {
     kustomize) echo "sigs.k8s.io/kustomize/kustomize/v5" ;;
     registry) echo "." ;; # cmd/registry's main plus `registry htpasswd` (tools/registry/main.go)
     flux) echo "github.com/fluxcd/flux2/v2/cmd/flux" ;;
+    resourceset-template) echo "." ;;
   esac
 }
 version_of() {
@@ -76,6 +79,7 @@ version_of() {
     controlplane) echo "$KUBERNETES_VERSION (etcd $ETCD_VERSION)" ;;
     kwok) echo "$KWOK_VERSION" ;; helm) echo "$HELM_VERSION" ;; kustomize) echo "$KUSTOMIZE_VERSION" ;;
     registry) echo "$REGISTRY_VERSION" ;; flux) echo "$FLUX_VERSION" ;;
+    resourceset-template) echo "(flux-operator $FLUX_OPERATOR_VERSION)" ;;
   esac
 }
 # The wrapper module of each tool; tools/flux/ holds the benchmark controllers (tools/build-flux.sh).
@@ -89,6 +93,7 @@ pins_for() {
   case "$1" in
     registry) grep '^REGISTRY_VERSION=' "$here/versions.env" ;;
     flux) grep '^FLUX_VERSION=' "$here/versions.env" ;;
+    resourceset-template) grep '^FLUX_OPERATOR_VERSION=' "$here/versions.env" ;;
   esac
 }
 
