@@ -96,6 +96,16 @@ function selectorMatcher(value: string, exact: boolean): (text: string) => boole
 }
 
 /**
+ * A target path that goes on into a string field's text: kustomize 5.8 edits JSON or YAML held in a
+ * string there (replacement.go: setValueInStructuredData); flotilla refuses it by name.
+ */
+class PathIntoText extends Error {
+  constructor(readonly key: string | number) {
+    super(`path goes into the text of field ${key}`);
+  }
+}
+
+/**
  * Every (parent, key) the path reaches; creates missing maps when asked. `exact` is a source's
  * lookup (selectors compared as text), else a target's (selectors as regular expressions).
  */
@@ -110,6 +120,7 @@ function locate(
   const visit = (parent: JsonObject | Json[], key: string | number) => {
     if (rest.length === 0) return [{ parent, key }];
     let child = (parent as Record<string | number, Json>)[key];
+    if (!exact && typeof child === "string") throw new PathIntoText(key);
     if ((child === undefined || child === null) && create && !Array.isArray(parent))
       child = (parent as JsonObject)[key as string] = {};
     return child === undefined ? [] : locate(child, rest, create, exact);
@@ -307,6 +318,17 @@ function writeSharedScalar(r: Resource, parent: JsonObject | Json[], key: string
   writeShared(r.obj, new Map([[shared, { value, note }]]));
 }
 
+function locateTarget(r: Resource, fieldPath: string, create: boolean, where: string) {
+  try {
+    return locate(r.obj, splitFieldPath(fieldPath), create);
+  } catch (e) {
+    if (!(e instanceof PathIntoText)) throw e;
+    throw new KustomizeError(
+      `${where}: replacements target field "${fieldPath}" is not supported: it reaches into the text of field ${e.key} of ${describeResource(r)}; kustomize edits JSON or YAML held in a string there, flotilla does not (replace the whole field instead)`,
+    );
+  }
+}
+
 function loadReplacements(entries: Json[] | undefined, loader: Loader, where: string): Replacement[] {
   const out: Replacement[] = [];
   for (const e of (entries ?? []) as Replacement[]) {
@@ -346,7 +368,7 @@ export function transformReplacements(
       }
       for (const r of selected) {
         for (const fieldPath of target.fieldPaths ?? ["metadata.name"]) {
-          const places = locate(r.obj, splitFieldPath(fieldPath), target.options?.create ?? false);
+          const places = locateTarget(r, fieldPath, target.options?.create ?? false, where);
           if (!places.length) {
             throw new KustomizeError(
               `${where}: unable to ${target.options?.create ? "find or create" : "find"} field "${fieldPath}" in replacement target ${kindOf(r)}/${nameOf(r)}`,
