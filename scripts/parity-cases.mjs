@@ -115,6 +115,8 @@ export const ERROR_CATEGORIES = {
   "json-patch": "a JSON 6902 operation that does not apply",
   "invalid-regex": "a target selector that is not a valid regular expression",
   "replacement-source": "a replacement source that selects nothing",
+  "replacement-path":
+    "a replacement's field path cannot be walked as kyaml walks it (a selector without =, a wildcard where kyaml has none)",
   "replacement-type": "a replacement value that does not fit the target field's type",
   "replicas-no-match": "a replicas entry that matches no workload",
   helm: "helmCharts that cannot be rendered",

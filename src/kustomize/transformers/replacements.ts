@@ -63,13 +63,15 @@ export function splitFieldPath(path: string): string[] {
   return out;
 }
 
+/** A path kyaml cannot walk, in kyaml's words (the caller says whether it was a source or a target). */
+class PathError extends Error {}
+
 /** A list selector `[field=value]` (`[=value]` for a list of scalars), as kyaml splits it. */
 function listSelector(seg: string): { field: string; value: string } | undefined {
   if (!seg.startsWith("[") || !seg.endsWith("]")) return undefined;
   const inner = seg.slice(1, -1);
   const eq = inner.indexOf("=");
-  if (eq < 0)
-    throw new KustomizeError(`list path element ${seg} must contain fieldName=fieldValue for element to match`);
+  if (eq < 0) throw new PathError("list path element must contain fieldName=fieldValue for element to match");
   return { field: inner.slice(0, eq), value: inner.slice(eq + 1) };
 }
 
@@ -125,8 +127,10 @@ function locate(
       child = (parent as JsonObject)[key as string] = {};
     return child === undefined ? [] : locate(child, rest, create, exact);
   };
+  // kyaml reads a bracketed segment as a list selector before it looks at the node.
+  const sel = listSelector(seg!);
+  if (exact && seg === "*") throw new PathError("wildcard is not supported in PathGetter");
   if (Array.isArray(node)) {
-    const sel = listSelector(seg!);
     if (sel) {
       const matches = selectorMatcher(sel.value, exact);
       return node.flatMap((el, i) => {
@@ -140,7 +144,7 @@ function locate(
     return Number.isInteger(i) && i >= 0 && i < node.length ? visit(node, i) : [];
   }
   if (!isMap(node)) return [];
-  if (seg === "*") return Object.keys(node).flatMap((k) => visit(node, k));
+  if (seg === "*") throw new PathError("wrong node kind: expected SequenceNode but got MappingNode");
   if (node[seg!] === undefined && !(create && rest.length === 0)) {
     if (!create) return [];
     node[seg!] = {};
@@ -179,7 +183,13 @@ function sourceValue(resources: Resource[], rep: Replacement): Source {
   if (rep.sourceValue !== undefined) return { value: rep.sourceValue, raw: String(rep.sourceValue) };
   const source = exactSource(resources, rep.source!);
   const fieldPath = rep.source!.fieldPath ?? "metadata.name";
-  const found = locate(source.obj, splitFieldPath(fieldPath), false, true);
+  let found: ReturnType<typeof locate>;
+  try {
+    found = locate(source.obj, splitFieldPath(fieldPath), false, true);
+  } catch (e) {
+    if (e instanceof PathError) throw new KustomizeError(`error looking up replacement source: ${e.message}`);
+    throw e;
+  }
   if (!found.length)
     throw new KustomizeError(`fieldPath \`${fieldPath}\` is missing for replacement source ${jsonText(rep.source)}`);
   const { parent, key } = found[0]!;
@@ -322,6 +332,8 @@ function locateTarget(r: Resource, fieldPath: string, create: boolean, where: st
   try {
     return locate(r.obj, splitFieldPath(fieldPath), create);
   } catch (e) {
+    if (e instanceof PathError)
+      throw new KustomizeError(`${where}: unable to find field "${fieldPath}" in replacement target: ${e.message}`);
     if (!(e instanceof PathIntoText)) throw e;
     throw new KustomizeError(
       `${where}: replacements target field "${fieldPath}" is not supported: it reaches into the text of field ${e.key} of ${describeResource(r)}; kustomize edits JSON or YAML held in a string there, flotilla does not (replace the whole field instead)`,
