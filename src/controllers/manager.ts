@@ -10,7 +10,7 @@ import { Cluster } from "../kube/cluster.js";
 import type { ClusterEndpoint } from "../kube/kubeconfig.js";
 import { Controller } from "../runtime/controller.js";
 import { EventRecorder } from "../runtime/events.js";
-import { LeaderElector } from "../runtime/leader-election.js";
+import { LeaderElector, leaderElectionId } from "../runtime/leader-election.js";
 import type { Logger } from "../runtime/logger.js";
 import { controllerMetrics } from "../runtime/metrics.js";
 import { startProbesServer } from "../runtime/probes-server.js";
@@ -194,7 +194,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         cluster.client,
         {
           namespace: o.runtimeNamespace,
-          name: "flotilla-controller-leader-election",
+          name: leaderElectionId(o.watchLabelSelector),
           identity,
           leaseDurationMs: o.leaseDurationMs,
           renewDeadlineMs: o.renewDeadlineMs,

@@ -2,6 +2,7 @@
 // lease is free or expired, renew every retry period, and give up leadership (the process then
 // exits) when renewal has failed for the renew deadline. Updates are optimistic (resourceVersion),
 // so two candidates can never both win.
+import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { USED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
@@ -30,6 +31,18 @@ interface Lease {
     renewTime?: string;
     leaseTransitions?: number;
   };
+}
+
+export const LEADER_ELECTION_ID = "flotilla-controller-leader-election";
+
+/**
+ * The Lease's name, as Flux's controllers name theirs (fluxcd/pkg runtime/leaderelection GenerateID):
+ * a controller with --watch-label-selector (a shard) suffixes the first 8 hex digits of the selector's
+ * SHA-256, so the shards of one namespace each elect their own leader instead of one among all of them.
+ */
+export function leaderElectionId(watchLabelSelector?: string): string {
+  if (!watchLabelSelector) return LEADER_ELECTION_ID;
+  return `${LEADER_ELECTION_ID}-${createHash("sha256").update(watchLabelSelector).digest("hex").slice(0, 8)}`;
 }
 
 const microTime = (d = new Date()) => d.toISOString().replace("Z", "000Z");

@@ -7,6 +7,7 @@ import { adminClient, eventually, plane, planeCluster } from "../support/fleet-c
 import { startController } from "../support/controller-process.js";
 import { randomBytes } from "node:crypto";
 import { ensureFluxCrds } from "../support/flux-cli-fixtures.js";
+import { leaderElectionId } from "../../src/runtime/leader-election.js";
 
 // The management plane has every CRD (whichever test file ran first): only the namespace is missing there.
 beforeAll(() => ensureFluxCrds(planeCluster("management")), 120_000);
@@ -55,7 +56,7 @@ describe("flotilla controller preflight", () => {
       expect(created.metadata.name).toBe(ns);
       await eventually("the Lease in the new namespace", () =>
         adminClient("management")
-          .get(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/flotilla-controller-leader-election`)
+          .get(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${leaderElectionId(`flotilla.dev/shard=${ns}`)}`)
           .then(() => true),
       );
     } finally {

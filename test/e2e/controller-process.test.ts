@@ -6,6 +6,7 @@ import { LEASE_SECONDS, startController } from "../support/controller-process.js
 import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
+import { leaderElectionId } from "../../src/runtime/leader-election.js";
 
 const cluster = planeCluster("management");
 const startReplica = (ns: string, shard: string) =>
@@ -17,7 +18,7 @@ describe("flotilla controller processes", () => {
     const shard = ns;
     const a = startReplica(ns, shard);
     const b = startReplica(ns, shard);
-    const leasePath = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/flotilla-controller-leader-election`;
+    const leasePath = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${leaderElectionId(`flotilla.dev/shard=${shard}`)}`;
     const holder = async () =>
       (await cluster.client.get<{ spec: { holderIdentity?: string } }>(leasePath)).spec.holderIdentity ?? "";
     const first = await eventually("a leader", async () => (await holder()) || undefined, 60_000);

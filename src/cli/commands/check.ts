@@ -12,6 +12,7 @@ import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.
 import { failure, step, success } from "../output.js";
 import { humanDuration } from "../human-duration.js";
 import { FlotillaError } from "../../util/errors.js";
+import { LEADER_ELECTION_ID } from "../../runtime/leader-election.js";
 
 /** A check that did not pass: the ✗ lines above say which. */
 class CheckFailed extends FlotillaError {
@@ -19,13 +20,14 @@ class CheckFailed extends FlotillaError {
 }
 
 const MIN_KUBERNETES = [1, 33];
-const LEASE = "flotilla-controller-leader-election";
+const LEASE = LEADER_ELECTION_ID;
 
 interface Crd {
   metadata: { name: string };
   status?: { storedVersions?: string[]; conditions?: { type: string; status: string }[] };
 }
 interface Lease {
+  metadata: { name: string };
   spec?: { holderIdentity?: string; renewTime?: string; leaseDurationSeconds?: number };
 }
 
@@ -54,22 +56,24 @@ export function checkCommand(): Command {
     if (f.pre) return;
 
     step("checking controllers");
-    try {
-      const lease = await cluster.client.get<Lease>(pathOf(USED_KINDS.Lease, f.namespace, LEASE));
+    // The unsharded controller's Lease and each shard's (suffixed with its selector's hash, as Flux's).
+    const leases = (await cluster.client.listAll<Lease>(pathOf(USED_KINDS.Lease, f.namespace))).items
+      .filter((l) => l.metadata.name === LEASE || new RegExp(`^${LEASE}-[0-9a-f]{8}$`).test(l.metadata.name))
+      .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    for (const lease of leases) {
+      const who = leases.length > 1 ? `flotilla controller (lease ${lease.metadata.name})` : "flotilla controller";
       const renewed = lease.spec?.renewTime ? Date.now() - new Date(lease.spec.renewTime).getTime() : Infinity;
       const limit = (lease.spec?.leaseDurationSeconds ?? 35) * 1000;
       if (renewed <= limit)
-        success(
-          `flotilla controller: leader ${lease.spec?.holderIdentity ?? "?"} renewed ${humanDuration(renewed)} ago`,
-        );
+        success(`${who}: leader ${lease.spec?.holderIdentity ?? "?"} renewed ${humanDuration(renewed)} ago`);
       else {
         failure(
-          `flotilla controller: the leader lease in '${f.namespace}' was last renewed ${Number.isFinite(renewed) ? `${humanDuration(renewed)} ago` : "never"}: is the controller running?`,
+          `${who}: the leader lease in '${f.namespace}' was last renewed ${Number.isFinite(renewed) ? `${humanDuration(renewed)} ago` : "never"}: is the controller running?`,
         );
         ok = false;
       }
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
+    }
+    if (!leases.length) {
       failure(
         `no flotilla controller has run in the '${f.namespace}' namespace (no lease ${LEASE}): run 'flotilla install' or 'flotilla controller'`,
       );
