@@ -2,7 +2,8 @@
 // namespace) and the real distribution registry: a FleetKustomization whose template reads an
 // OCIRepository applies the artifact on both tenant planes, and its staged rollout holds the gated stage
 // at the manifest digest it reached (a pinned OCIRepository with ref.digest) while the tag moves on; a
-// FleetHelmRelease whose chart comes through `chartRef: {kind: OCIRepository}` installs it on both planes.
+// FleetHelmRelease whose chart comes through `chartRef: {kind: OCIRepository}` installs it on both planes,
+// and its staged rollout holds the gated plane at the chart digest it reached.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetHelmRelease } from "../../src/api/fleet/fleet-helmrelease.js";
 import type { FleetKustomization } from "../../src/api/fleet/fleet-kustomization.js";
@@ -216,9 +217,10 @@ describe("the fleet layer on OCI artifacts", () => {
       "@",
     )[1]!;
     const version = `1.0.0+${digest.slice("sha256:".length, "sha256:".length + 12)}`;
+    // What each plane applied: the chart version and the artifact digest it came from.
     expect(fhr.status?.clusters?.map((c) => [c.cluster, c.revision])).toEqual([
-      ["tenant1", version],
-      ["tenant2", version],
+      ["tenant1", `${version}@${digest}`],
+      ["tenant2", `${version}@${digest}`],
     ]);
     for (const t of Object.keys(tenants)) {
       const ls = JSON.parse(await env.helm(["ls", "-n", RELEASE_NS, "-o", "json"], t)) as {
@@ -229,4 +231,106 @@ describe("the fleet layer on OCI artifacts", () => {
       expect(ls.map((r) => [r.name, r.chart, r.status])).toEqual([["addon", `addon-${version}`, "deployed"]]);
     }
   }, 300_000);
+
+  it("a FleetHelmRelease staged rollout of a chartRef holds the gated plane at the chart digest it reached", async () => {
+    const d1 = await pushChart(reg, "staged", "1.0.0", { message: "one" });
+    await createOci("staged-chart", {
+      url: `${reg.url}/${CHARTS_PATH}/staged`,
+      ref: { semver: ">=1.0.0" },
+      layerSelector: { mediaType: HELM_LAYER, operation: "copy" },
+    });
+    const path = pathOf(SERVED_KINDS.FleetHelmRelease, env.ns, "staged");
+    await mgmt.client.create(pathOf(SERVED_KINDS.FleetHelmRelease, env.ns), {
+      apiVersion: fleetApi,
+      kind: "FleetHelmRelease",
+      metadata: { name: "staged", namespace: env.ns, labels: shard() },
+      spec: {
+        clusterSelector: {},
+        template: {
+          metadata: { labels: shard() },
+          spec: {
+            interval: "10m",
+            timeout: "60s",
+            targetNamespace: RELEASE_NS,
+            releaseName: "staged",
+            install: { createNamespace: true },
+            chartRef: { kind: "OCIRepository", name: "staged-chart" },
+          },
+        },
+        rollout: {
+          stages: [
+            { name: "early", clusterSelector: { matchLabels: { ring: "early" } } },
+            { name: "late", clusterSelector: { matchLabels: { ring: "late" } }, approval: "Manual" },
+          ],
+        },
+      },
+    });
+    const stageOf = async (name: string) =>
+      (await mgmt.client.get<FleetHelmRelease>(path)).status?.rollout?.stages.find((s) => s.name === name);
+    const chartOn = async (t: string) =>
+      (JSON.parse(await env.helm(["ls", "-n", RELEASE_NS, "-o", "json"], t)) as { name: string; chart: string }[]).find(
+        (r) => r.name === "staged",
+      )?.chart;
+    const approveStaged = async () => {
+      const r = await runCli([
+        "approve",
+        "fhr",
+        "staged",
+        "-n",
+        env.ns,
+        "--kubeconfig",
+        plane("management").kubeconfig,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    };
+    const v = (version: string, digest: string) => `staged-${version}+${digest.slice(7, 19)}`;
+
+    const gate = await eventually(
+      "the late stage waiting for approval of 1.0.0",
+      async () => {
+        const s = await stageOf("late");
+        return s?.phase === "WaitingForApproval" ? s : undefined;
+      },
+      240_000,
+    );
+    expect(gate.revision).toBe(`1.0.0@${d1}`);
+    expect(await chartOn("tenant1")).toBe(v("1.0.0", d1));
+    await approveStaged();
+    await eventually("1.0.0 on tenant2", async () => (await chartOn("tenant2")) === v("1.0.0", d1), 180_000);
+
+    // 1.1.0 is pushed: the early plane follows, the gated one stays on 1.0.0's digest.
+    const d2 = await pushChart(reg, "staged", "1.1.0", { message: "two" });
+    await mgmt.client.patch(ociPath("staged-chart"), "merge", {
+      metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": new Date().toISOString() } },
+    });
+    await eventually("1.1.0 on tenant1", async () => (await chartOn("tenant1")) === v("1.1.0", d2), 180_000);
+    await eventually(
+      "the late stage waiting for approval of 1.1.0",
+      async () => (await stageOf("late"))?.revision === `1.1.0@${d2}`,
+      120_000,
+    );
+    expect(await chartOn("tenant2")).toBe(v("1.0.0", d1));
+    const pinnedName = `staged-${d1.slice(7, 17)}`;
+    const child = await mgmt.client.get<{ spec: { chartRef: unknown }; status: { history: { ociDigest?: string }[] } }>(
+      pathOf(SERVED_KINDS.HelmRelease, env.ns, "staged-tenant2"),
+    );
+    expect(child.spec.chartRef).toEqual({ kind: "OCIRepository", name: pinnedName });
+    expect(child.status.history[0]!.ociDigest).toBe(d1);
+    const pinned = await mgmt.client.get<OCIRepository>(ociPath(pinnedName));
+    expect(pinned.spec.ref).toEqual({ digest: d1 });
+    expect(pinned.spec.layerSelector).toEqual({ mediaType: HELM_LAYER, operation: "copy" });
+
+    await approveStaged();
+    await eventually("1.1.0 on tenant2", async () => (await chartOn("tenant2")) === v("1.1.0", d2), 180_000);
+    await eventually(
+      "the 1.0.0 pin deleted",
+      () =>
+        mgmt.client.get(ociPath(pinnedName)).then(
+          () => false,
+          (err: unknown) => err instanceof NotFoundError,
+        ),
+      120_000,
+    );
+    await mgmt.client.delete(path);
+  }, 600_000);
 });

@@ -83,6 +83,8 @@ describe("HelmRelease chartRef to an OCIRepository", () => {
     const version = `1.0.0+${digest.slice("sha256:".length, "sha256:".length + 12)}`;
     expect(hr.status!.lastAttemptedRevision).toBe(version);
     expect(hr.status!.lastAttemptedRevisionDigest).toBe(digest);
+    // The release's snapshot records the artifact it came from, as helm-controller's history does.
+    expect(hr.status!.history?.[0]?.ociDigest).toBe(digest);
     expect(hr.status!.helmChart).toBeUndefined();
     expect(await helmList()).toEqual([
       expect.objectContaining({ name: "web", chart: `web-${version}`, status: "deployed" }),
@@ -109,11 +111,16 @@ describe("HelmRelease chartRef to an OCIRepository", () => {
       180_000,
     );
     expect(upgraded.status!.history?.[0]?.chartVersion).toBe(upgraded.status!.lastAttemptedRevision);
+    // Each revision keeps its own digest; the verified snapshot stays InSync at the next reconcile.
+    expect(upgraded.status!.history?.map((h) => h.ociDigest)).toEqual([
+      upgraded.status!.lastAttemptedRevisionDigest,
+      digest,
+    ]);
     expect(
       (await tenant.client.get<{ data: Record<string, string> }>(`/api/v1/namespaces/${remoteNs}/configmaps/web-web`))
         .data.message,
     ).toBe("two");
-  });
+  }, 420_000);
 
   it("installs through the legacy path too: spec.chart from an OCI HelmRepository", async () => {
     await create("helmrepositories", "source.toolkit.fluxcd.io", "HelmRepository", "oci-charts", {

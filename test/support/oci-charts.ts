@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { makeWorkDir } from "../../src/util/work-dir.js";
-import { chartFiles, helmEnv, runHelm } from "./chart-repo.js";
+import { runHelm as runHelmBinary } from "../../src/binaries/helm/index.js";
+import { chartFiles, helmBinary, helmEnv, runHelm } from "./chart-repo.js";
 import type { OciRegistry } from "./oci-registry.js";
 
 export const CHARTS_PATH = "charts";
@@ -19,13 +20,16 @@ export interface PushChartOptions {
   auth?: { username: string; password: string };
 }
 
-/** Packages chart name@version and pushes it to `<registry>/charts/<name>:<version>` with the real helm. */
+/**
+ * Packages chart name@version and pushes it to `<registry>/charts/<name>:<version>` with the real helm;
+ * resolves to the manifest digest helm reports (`Digest: sha256:…`).
+ */
 export async function pushChart(
   reg: OciRegistry,
   name: string,
   version: string,
   opts: PushChartOptions = {},
-): Promise<void> {
+): Promise<string> {
   const work = makeWorkDir("flotilla-oci-chart-");
   const env = helmEnv(join(work, "home"));
   const src = join(work, "src", name);
@@ -39,8 +43,17 @@ export async function pushChart(
   await runHelm(["package", src, "--destination", work], env);
   const tls = reg.caPem ? ["--ca-file", writeCa(work, reg.caPem)] : ["--plain-http"];
   const auth = opts.auth ? ["--username", opts.auth.username, "--password", opts.auth.password] : [];
-  await runHelm(["push", join(work, `${name}-${version}.tgz`), `${reg.url}/${CHARTS_PATH}`, ...tls, ...auth], env);
+  const pushed = await runHelmBinary(
+    ["push", join(work, `${name}-${version}.tgz`), `${reg.url}/${CHARTS_PATH}`, ...tls, ...auth],
+    { binary: helmBinary(), env: definedOnly(env) },
+  );
+  const digest = /Digest: (sha256:[a-f0-9]{64})/.exec(`${pushed.stdout}\n${pushed.stderr}`)?.[1];
+  if (!digest) throw new Error(`helm push of ${name}:${version} printed no digest:\n${pushed.stderr}`);
+  return digest;
 }
+
+const definedOnly = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
 
 function writeCa(dir: string, pem: string): string {
   const file = join(dir, "ca.crt");

@@ -23,7 +23,13 @@ import { type HelmRunner, runAction } from "./actions/run-action.js";
 import { unlockRelease } from "./actions/unlock.js";
 import type { LoadedChart } from "./loaded-chart.js";
 import type { DriftReport } from "./drift/drift.js";
-import { actionForState, type Desired, determineReleaseState, forceRequested } from "./release-state.js";
+import {
+  actionForState,
+  type Desired,
+  determineReleaseState,
+  forceRequested,
+  latestSnapshot,
+} from "./release-state.js";
 import { settledReady } from "./release-status.js";
 import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage/release.js";
 import type { ComposedValues } from "./values/compose.js";
@@ -93,7 +99,9 @@ export class ReleaseRun {
     for (let turn = 0; turn < MAX_STEPS; turn++) {
       const stored = await this.storage.history(input.release);
       const last = stored.at(-1);
-      let state = determineReleaseState(hr, last, last && observationDigest(last), desired);
+      // Verified as helm-controller's verify.go does: the latest snapshot's OCI digest is part of what it hashed.
+      const lastDigest = last && observationDigest(last, latestSnapshot(hr)?.ociDigest);
+      let state = determineReleaseState(hr, last, lastDigest, desired);
       let drift: DriftReport | undefined;
       const force = forceRequested(hr);
       // A forced upgrade rewrites every object anyway: no drift check before it.

@@ -13,11 +13,11 @@ export const releaseId = (r: { namespace: string; name: string; version: number 
 export const chartId = (r: StoredRelease) => `${r.chart.metadata.name}@${r.chart.metadata.version}`;
 
 /** A v2 snapshot of a stored release (helm-controller's release.ObservedToSnapshot). */
-export function snapshotOf(r: StoredRelease): ReleaseSnapshot {
+export function snapshotOf(r: StoredRelease, ociDigest?: string): ReleaseSnapshot {
   const tests = (r.hooks ?? []).filter((h) => h.events?.includes("test") && h.last_run?.started_at);
   return {
     apiVersion: "v2",
-    digest: observationDigest(r),
+    digest: observationDigest(r, ociDigest),
     name: r.name,
     namespace: r.namespace,
     version: r.version,
@@ -29,6 +29,7 @@ export function snapshotOf(r: StoredRelease): ReleaseSnapshot {
     firstDeployed: r.info.first_deployed ?? "",
     lastDeployed: r.info.last_deployed ?? "",
     ...(r.info.deleted ? { deleted: r.info.deleted } : {}),
+    ...(ociDigest ? { ociDigest } : {}),
     ...(tests.length
       ? {
           testHooks: Object.fromEntries(
@@ -54,12 +55,28 @@ export function historyOf(hr: HelmRelease, stored: StoredRelease[]): ReleaseSnap
   const newestFirst = [...stored].sort((a, b) => b.version - a.version);
   const out: ReleaseSnapshot[] = [];
   for (const r of newestFirst) {
-    out.push(snapshotOf(r));
+    out.push(snapshotOf(r, ociDigestOf(hr, r)));
     const ok = r.info.status === "deployed" || r.info.status === "superseded";
     if (out.length > 1 && ok) break;
   }
   const max = hr.spec.maxHistory ?? 5;
   return max > 0 ? out.slice(0, max) : out;
+}
+
+/**
+ * The OCI artifact digest a release was made from: what the previous status recorded for that revision,
+ * else the digest being released now when the release's chart version carries it (`<version>+<12 hex>`,
+ * as an install or upgrade from an OCIRepository writes it; helm-controller's mutateOCIDigest). A rollback
+ * to an older chart records none, as helm-controller's does.
+ */
+export function ociDigestOf(hr: HelmRelease, r: StoredRelease): string | undefined {
+  const before = hr.status?.history?.find(
+    (h) => h.name === r.name && h.namespace === r.namespace && h.version === r.version,
+  );
+  if (before) return before.ociDigest;
+  const now = hr.status?.lastAttemptedRevisionDigest;
+  const hex = now && /^sha256:([a-f0-9]{12})/.exec(now)?.[1];
+  return hex && r.chart.metadata.version.endsWith(`+${hex}`) ? now : undefined;
 }
 
 /** The release manifest's objects in Flux's inventory format (hooks excluded). */

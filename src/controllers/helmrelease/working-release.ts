@@ -9,7 +9,7 @@ import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import type { ActionOutcome } from "./actions/release-action.js";
 import { clusterScopeOf } from "./inventory-scope.js";
-import { historyOf, inventoryOf } from "./release-status.js";
+import { historyOf, inventoryOf, ociDigestOf } from "./release-status.js";
 import type { StoredRelease } from "./storage/release.js";
 
 const GROUP = "helm.toolkit.fluxcd.io";
@@ -54,11 +54,13 @@ export class WorkingRelease {
       s.inventory = inventoryOf(last, await clusterScopeOf(this.target, last));
   }
 
-  /** An event annotated with the revision and app version of `r` (else of the chart being released). */
+  /** An event annotated with the revision, app version and OCI digest of `r` (else of the chart being released). */
   async event(type: "Normal" | "Warning", reason: string, message: string, r: StoredRelease | undefined) {
+    const ociDigest = r ? ociDigestOf(this.hr, r) : this.hr.status?.lastAttemptedRevisionDigest;
     await this.events.record(this.hr, type, reason, message, {
       [`${GROUP}/revision`]: r?.chart.metadata.version ?? this.chartVersion,
       ...(r?.chart.metadata.appVersion ? { [`${GROUP}/app-version`]: r.chart.metadata.appVersion } : {}),
+      ...(ociDigest ? { [`${GROUP}/oci-digest`]: ociDigest } : {}),
     });
   }
 

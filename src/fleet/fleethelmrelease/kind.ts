@@ -6,7 +6,7 @@ import { SERVED_KINDS } from "../../api/kinds.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../children/child-kind.js";
 import { fanOutController } from "../fanout/setup.js";
-import { chartVersionPins } from "./pinned-version.js";
+import { helmReleasePins } from "./pinned-version.js";
 
 export const FLEET_HELMRELEASE_LABEL = "fleet.flotilla.dev/fleet-helmrelease";
 
@@ -33,13 +33,17 @@ export const fleetHelmReleaseKind: ChildKind<FleetHelmRelease> = {
     spec.kubeConfig = { secretRef: { name: ref.name, ...(ref.key ? { key: ref.key } : {}) } };
     return spec as unknown as Record<string, unknown>;
   },
+  // A chart from an OCIRepository: `<version>@<artifact digest>` (the digest is what a rollout of a chartRef compares).
   revisionOf: (hr) => {
-    const s = hr.status as { history?: { chartVersion?: string }[]; lastAttemptedRevision?: string } | undefined;
-    return s?.history?.[0]?.chartVersion ?? s?.lastAttemptedRevision;
+    const s = hr.status as
+      { history?: { chartVersion?: string; ociDigest?: string }[]; lastAttemptedRevision?: string } | undefined;
+    const last = s?.history?.[0];
+    if (last?.ociDigest) return `${last.chartVersion}@${last.ociDigest}`;
+    return last?.chartVersion ?? s?.lastAttemptedRevision;
   },
   // helm-controller leaves a suspended HelmRelease's release installed when the object is deleted.
   orphanPatch: { spec: { suspend: true } },
-  pins: chartVersionPins,
+  pins: helmReleasePins,
 };
 
 export const fleetHelmReleaseController = fanOutController("fleethelmrelease", fleetHelmReleaseKind);

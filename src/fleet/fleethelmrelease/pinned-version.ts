@@ -4,6 +4,7 @@
 // parent (`<parent>-rollout`, the template's chart spec, owned by the parent, labelled as the template's
 // chart so the same controllers serve it). Only charts from a HelmRepository can be pinned by version;
 // a chart from Git or a bucket (whose version may stay while its content changes) is refused by name.
+// A chartRef is pinned at its OCI digest instead (pinned-oci-chart.ts); helmReleasePins picks by template.
 import type { FleetHelmRelease } from "../../api/fleet/fleet-helmrelease.js";
 import type { HelmChartTemplate, HelmReleaseSpec } from "../../api/helm/helmrelease.js";
 import { apiVersionOf, SERVED_KINDS } from "../../api/kinds.js";
@@ -14,16 +15,14 @@ import { NotFoundError } from "../../kube/errors.js";
 import type { RevisionPins } from "../children/child-kind.js";
 import { FLEET_FIELD_MANAGER } from "../children/children.js";
 import { InvalidRollout } from "../rollout/members.js";
+import { ociChartPins } from "./pinned-oci-chart.js";
 
 export const trackingChartName = (fhr: FleetHelmRelease) => `${fhr.metadata.name}-rollout`;
 
 function pinnableChart(fhr: FleetHelmRelease): HelmChartTemplate {
   const spec = fhr.spec.template.spec;
   const chart = spec.chart;
-  if (!chart)
-    throw new InvalidRollout(
-      "spec.rollout pins each stage to a chart version: spec.template.spec.chartRef cannot be pinned, use spec.template.spec.chart from a HelmRepository",
-    );
+  if (!chart) throw new InvalidRollout("spec.rollout needs spec.template.spec.chart or spec.template.spec.chartRef");
   const ref = chart.spec.sourceRef;
   if (ref.kind !== "HelmRepository")
     throw new InvalidRollout(
@@ -106,4 +105,21 @@ export const chartVersionPins: RevisionPins<FleetHelmRelease> = {
         ),
     },
   ],
+};
+
+const byTemplate = (fhr: FleetHelmRelease) => (fhr.spec.template.spec.chartRef ? ociChartPins : chartVersionPins);
+
+/** A rollout of a chart from a HelmRepository holds clusters at a version; of a chartRef, at an OCI digest. */
+export const helmReleasePins: RevisionPins<FleetHelmRelease> = {
+  live: (client, fhr) => byTemplate(fhr).live(client, fhr),
+  pin: (client, fhr, revision) => byTemplate(fhr).pin(client, fhr, revision),
+  pinnedSpec: (spec, handle) =>
+    ((spec as unknown as HelmReleaseSpec).chartRef ? ociChartPins : chartVersionPins).pinnedSpec(spec, handle),
+  handleOf: (child) => ociChartPins.handleOf(child),
+  // Both kinds of pin are swept: a template that moved between chart and chartRef leaves neither behind.
+  sweep: async (client, fhr, inUse, rolloutActive) => {
+    await ociChartPins.sweep(client, fhr, inUse, rolloutActive);
+    await chartVersionPins.sweep(client, fhr, inUse, rolloutActive && !fhr.spec.template.spec.chartRef);
+  },
+  sources: [...chartVersionPins.sources, ...ociChartPins.sources],
 };

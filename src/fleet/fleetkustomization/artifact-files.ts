@@ -9,7 +9,7 @@ import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js"
 import type { SourceFetcher } from "../../sources/consumer.js";
 import type { ArtifactFiles } from "../children/child-kind.js";
 import { FleetError } from "../errors.js";
-import { pinnedName } from "./pinned-source.js";
+import { pinnedName } from "../rollout/pinned-source.js";
 
 export class PathOutsideArtifact extends FleetError {
   override name = "PathOutsideArtifact";

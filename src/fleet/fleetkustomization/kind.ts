@@ -7,7 +7,8 @@ import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../children/child-kind.js";
 import { fleetKustomizationFiles } from "./artifact-files.js";
-import { liveRevision, PINNABLE_KINDS, pinnedSpec, pinSource, sweepPinned } from "./pinned-source.js";
+import { PINNABLE_KINDS, sweepPinned } from "../rollout/pinned-source.js";
+import { liveRevision, pinnedSpec, pinTemplateSource } from "./rollout-source.js";
 import type { KubeObject } from "../../api/meta/object.js";
 
 export const FLEET_KUSTOMIZATION_LABEL = "fleet.flotilla.dev/fleet-kustomization";
@@ -33,7 +34,7 @@ export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
   orphanPatch: { spec: { deletionPolicy: "Orphan" } },
   pins: {
     live: liveRevision,
-    pin: pinSource,
+    pin: pinTemplateSource,
     pinnedSpec: (spec, handle) =>
       pinnedSpec(spec as unknown as KustomizationSpec, handle) as unknown as Record<string, unknown>,
     handleOf: (k) => (k.spec as unknown as KustomizationSpec).sourceRef?.name,

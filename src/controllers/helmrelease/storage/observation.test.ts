@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeRelease, encodeRelease } from "./codec.js";
-import { observationDigest } from "./observation.js";
+import { observationDigest, observationText } from "./observation.js";
 import type { StoredRelease } from "./release.js";
 
 const release = (over: Partial<StoredRelease> = {}): StoredRelease => ({
@@ -43,5 +43,13 @@ describe("the observation digest of a release", () => {
 
   it("is written as Flux writes status.history[].digest", () => {
     expect(observationDigest(release())).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("of a release from an OCIRepository chart ends with its ociDigest, the last field of helm-controller's Observation", () => {
+    const digest = `sha256:${"ab".repeat(32)}`;
+    const plain = observationText(release());
+    expect(observationText(release(), digest)).toBe(`${plain.slice(0, -2)},"ociDigest":"${digest}"}\n`);
+    expect(observationDigest(release(), digest)).not.toBe(observationDigest(release()));
+    expect(observationDigest(release(), "")).toBe(observationDigest(release()));
   });
 });

@@ -37,8 +37,11 @@ function goJson(v: unknown): string {
 
 export const isTestHook = (h: StoredHook): boolean => (h.events ?? []).includes("test");
 
-/** "sha256:<hex>" of the release's observation, as status.history[].digest holds it. */
-export function observationDigest(release: StoredRelease): string {
+/**
+ * The observation as helm-controller encodes it before hashing; a release made from an OCIRepository chart
+ * carries the artifact's digest (the Observation struct's last field, ociDigest, omitted when empty).
+ */
+export function observationText(release: StoredRelease, ociDigest?: string): string {
   const metadata = release.chart?.metadata as Record<string, unknown> | undefined;
   const hooks = (release.hooks ?? []).filter((h) => !isTestHook(h));
   const config = release.config && Object.keys(release.config).length ? sortedMap(release.config) : null;
@@ -53,7 +56,11 @@ export function observationDigest(release: StoredRelease): string {
     manifest: release.manifest ?? "",
     hooks: hooks.length ? hooks : null,
     namespace: release.namespace,
+    ...(ociDigest ? { ociDigest } : {}),
   };
-  const text = `${goJson(observation)}\n`;
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return `${goJson(observation)}\n`;
 }
+
+/** "sha256:<hex>" of the release's observation, as status.history[].digest holds it. */
+export const observationDigest = (release: StoredRelease, ociDigest?: string): string =>
+  `sha256:${createHash("sha256").update(observationText(release, ociDigest)).digest("hex")}`;

@@ -3,7 +3,8 @@ import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js"
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { OCIRepository } from "../../api/source/oci-repository.js";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
-import { pinnedName, pinnedSourceSpec, pinnedSpec, RolloutSourceError, rolloutSource } from "./pinned-source.js";
+import { pinnedName, pinnedSourceSpec, RolloutSourceError } from "../rollout/pinned-source.js";
+import { pinnedSpec, rolloutSource } from "./rollout-source.js";
 import { fleetKustomizationKind } from "./kind.js";
 
 const digest = `sha256:${"ab12".repeat(16)}`;

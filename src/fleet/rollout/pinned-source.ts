@@ -1,19 +1,19 @@
-// How a FleetKustomization's staged rollout holds a cluster at a revision: its child reads a copy of the
-// template's source pinned to that revision — a GitRepository at the commit, an OCIRepository at the
-// manifest digest (`ref.digest`, from `<tag>@sha256:<digest>`) — named `<parent>-<first 10 hex>`, owned
-// by the parent, in its namespace, so the cluster keeps reconciling — drift put back, a recreated cluster
-// served — at exactly the revision its stage has reached, whatever the branch does meanwhile. Pinned
-// copies no child reads any more are deleted.
+// How a staged rollout holds a cluster at a revision of a source: its child reads a copy of the
+// source pinned to that revision — a GitRepository at the commit, an OCIRepository at the manifest digest
+// (`ref.digest`, from `<tag>@sha256:<digest>`) — named `<parent>-<first 10 hex>`, owned by the fleet
+// parent, in its namespace, so the cluster keeps reconciling — drift put back, a recreated cluster served
+// — at exactly the revision its stage has reached, whatever the branch or tag does meanwhile. Pinned
+// copies no child reads any more are deleted. A FleetKustomization pins its sourceRef; a FleetHelmRelease
+// its chartRef's OCIRepository.
 import type { GitRepository } from "../../api/source/git-repository.js";
 import type { OCIRepository } from "../../api/source/oci-repository.js";
 import { apiVersionOf, SERVED_KINDS } from "../../api/kinds.js";
-import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { pathOf } from "../../api/paths.js";
 import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
-import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { FleetError } from "../errors.js";
-import { digestOf } from "../rollout/plan.js";
+import { digestOf } from "./plan.js";
 import { isProvablyUnchanged } from "../../ssa/index.js";
 import { FLEET_FIELD_MANAGER } from "../children/children.js";
 
@@ -28,26 +28,23 @@ export const PINNABLE_KINDS = ["GitRepository", "OCIRepository"] as const;
 export type PinnableKind = (typeof PINNABLE_KINDS)[number];
 type PinnableSource = GitRepository | OCIRepository;
 
-/** The template's source, which a rollout can pin: a GitRepository or an OCIRepository in the parent's own namespace. */
-export function rolloutSource(fk: FleetKustomization): { kind: PinnableKind; name: string } {
-  const ref = fk.spec.template.spec.sourceRef;
-  const ns = fk.metadata.namespace!;
-  if (!(PINNABLE_KINDS as readonly string[]).includes(ref.kind))
-    throw new RolloutSourceError(
-      `spec.rollout needs a GitRepository or OCIRepository source to pin held-back clusters to a revision; spec.template.spec.sourceRef is a ${ref.kind}`,
-    );
-  const kind = ref.kind as PinnableKind;
-  if (ref.namespace && ref.namespace !== ns)
-    throw new RolloutSourceError(
-      `spec.rollout pins the source next to the FleetKustomization; ${kind} ${ref.namespace}/${ref.name} is in another namespace: put the ${kind} in ${ns}`,
-    );
-  return { kind, name: ref.name };
+/** A fleet parent whose children read a pinned source: a FleetKustomization or a FleetHelmRelease. */
+export type PinningParent = KubeObject;
+
+/** Where the rollout's source is: a GitRepository or OCIRepository in the parent's own namespace. */
+export interface PinnedSourceRef {
+  kind: PinnableKind;
+  name: string;
 }
 
-export async function liveRevision(client: KubeClient, fk: FleetKustomization): Promise<string | undefined> {
-  const { kind, name } = rolloutSource(fk);
+/** The source's revision now (undefined while it has none, or is gone). */
+export async function liveSourceRevision(
+  client: KubeClient,
+  parent: PinningParent,
+  { kind, name }: PinnedSourceRef,
+): Promise<string | undefined> {
   try {
-    const repo = await client.get<PinnableSource>(pathOf(SERVED_KINDS[kind], fk.metadata.namespace, name));
+    const repo = await client.get<PinnableSource>(pathOf(SERVED_KINDS[kind], parent.metadata.namespace, name));
     return repo.status?.artifact?.revision;
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
@@ -75,17 +72,22 @@ export function pinnedSourceSpec(
   return { ...(original as GitRepository).spec, ref: { ...(branch ? { branch } : {}), commit } };
 }
 
-export const pinnedName = (fk: FleetKustomization, revision: string) =>
-  `${fk.metadata.name}-${digestOf(revision)
+export const pinnedName = (parent: PinningParent, revision: string) =>
+  `${parent.metadata.name}-${digestOf(revision)
     .replace(/^sha1:|^sha256:/, "")
     .slice(0, 10)}`;
 
-/** The pinned copy of the template's source at `revision`, created or kept; its name. */
-export async function pinSource(client: KubeClient, fk: FleetKustomization, revision: string): Promise<string> {
-  const { kind, name } = rolloutSource(fk);
-  const ns = fk.metadata.namespace!;
+/** The pinned copy of `source` at `revision`, created or kept; its name. */
+export async function pinSource(
+  client: KubeClient,
+  parent: PinningParent,
+  parentKind: "FleetKustomization" | "FleetHelmRelease",
+  { kind, name }: PinnedSourceRef,
+  revision: string,
+): Promise<string> {
+  const ns = parent.metadata.namespace!;
   const original = await client.get<PinnableSource>(pathOf(SERVED_KINDS[kind], ns, name));
-  const pinned = pinnedName(fk, revision);
+  const pinned = pinnedName(parent, revision);
   const desired = {
     apiVersion: apiVersionOf(SERVED_KINDS[kind]),
     kind,
@@ -93,13 +95,13 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
       name: pinned,
       namespace: ns,
       // The original's labels too: a controller sharded by label (Flux's --watch-label-selector) serves the copy.
-      labels: { ...original.metadata.labels, [PINNED_FROM_LABEL]: fk.metadata.name },
+      labels: { ...original.metadata.labels, [PINNED_FROM_LABEL]: parent.metadata.name },
       ownerReferences: [
         {
-          apiVersion: apiVersionOf(SERVED_KINDS.FleetKustomization),
-          kind: "FleetKustomization",
-          name: fk.metadata.name,
-          uid: fk.metadata.uid!,
+          apiVersion: apiVersionOf(SERVED_KINDS[parentKind]),
+          kind: parentKind,
+          name: parent.metadata.name,
+          uid: parent.metadata.uid!,
           controller: true,
           blockOwnerDeletion: true,
         },
@@ -119,17 +121,12 @@ export async function pinSource(client: KubeClient, fk: FleetKustomization, revi
   return pinned;
 }
 
-/** The child's spec reading the pinned copy (of the template's kind) instead of the live source. */
-export function pinnedSpec(spec: KustomizationSpec, pinned: string): KustomizationSpec {
-  return { ...spec, sourceRef: { kind: spec.sourceRef.kind, name: pinned } };
-}
-
 /** Pinned copies of this parent that no child reads any more, deleted (of both kinds: the template's may have changed). */
-export async function sweepPinned(client: KubeClient, fk: FleetKustomization, inUse: Set<string>): Promise<void> {
-  const ns = fk.metadata.namespace!;
+export async function sweepPinned(client: KubeClient, parent: PinningParent, inUse: Set<string>): Promise<void> {
+  const ns = parent.metadata.namespace!;
   for (const kind of PINNABLE_KINDS) {
     const pinned = await client.listAll<PinnableSource>(pathOf(SERVED_KINDS[kind], ns), {
-      labelSelector: `${PINNED_FROM_LABEL}=${fk.metadata.name}`,
+      labelSelector: `${PINNED_FROM_LABEL}=${parent.metadata.name}`,
     });
     for (const repo of pinned.items) {
       if (inUse.has(repo.metadata.name)) continue;
