@@ -29,6 +29,16 @@ wait "$long_pid" || status=1
 echo "flotilla: the e2e-long lane:" >&2
 cat "$long_log"
 
+# The container image (a full run only, not a file filter): built twice by `npm run test:image`, which fails
+# unless both builds give the same digest, then run as the pod `flotilla install --export` describes on a fleet
+# of its own (vitest.image.config.ts). Needs root, as the rest of the suite does.
+runs=3
+if [[ $# -eq 0 ]]; then
+  runs=4
+  echo "flotilla: the container image (npm run test:image)" >&2
+  npm run -s test:image || status=1
+fi
+
 # A run that ended without counts (its fleet never started, vitest crashed) counts as one failure.
-awk -v runs=3 '{ p += $1; f += $2; s += $3 } END { f += (runs > NR ? runs - NR : 0); printf "\n%d passed, %d failed%s\n", p, f, (s ? sprintf(", %d skipped", s) : "") }' "$summary"
+awk -v runs="$runs" '{ p += $1; f += $2; s += $3 } END { f += (runs > NR ? runs - NR : 0); printf "\n%d passed, %d failed%s\n", p, f, (s ? sprintf(", %d skipped", s) : "") }' "$summary"
 exit "$status"

@@ -33,7 +33,13 @@ export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)"
 debs="${FLOTILLA_IMAGE_DEB_CACHE:-$HOME/.cache/flotilla/image/debs}"
 mkdir -p "$debs" dist/image
 work="$(mktemp -d /tmp/flotilla-image.XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+# A build stopped midway can leave mmdebstrap's /proc, /sys and /dev mounts in the root filesystem: unmount
+# them (deepest first) before removing anything, and never cross into another filesystem.
+cleanup() {
+  { grep -o " $work/[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount -l "$m" || true; done
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
 
 # The Debian root filesystem. Documentation, manuals and translations are left out (dpkg path-exclude); the .deb
 # files are kept in $debs between builds so a rebuild downloads only what changed on the mirror.
@@ -43,7 +49,7 @@ base_rootfs() {
     --include=ca-certificates,git,openssh-client,gpg,libstdc++6 \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
-    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='force-unsafe-io' \
     --skip=essential/unlink \
     --setup-hook="mkdir -p \"\$1\"/var/cache/apt/archives/" \
     --setup-hook="sync-in $debs /var/cache/apt/archives/" \
@@ -83,10 +89,13 @@ EOF
 
 build_once() {
   local out="$1" dir="$work/$2"
+  local t=$SECONDS
   mkdir -p "$dir"
   base_rootfs "$dir/base"
+  echo "flotilla image: base root filesystem in $((SECONDS - t)) s" >&2
   runtime_layer "$dir/runtime"
   app_layer "$dir/app"
+  echo "flotilla image: app staged at $((SECONDS - t)) s" >&2
   digest="$(node scripts/image/oci-layout.mjs --out "$out" --version "$version" --revision "$revision" \
     --layer "$dir/base:keep-owners" --layer "$dir/runtime" --layer "$dir/app")"
   rm -rf "$dir"
