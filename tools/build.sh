@@ -5,6 +5,7 @@
 #   registry  the CNCF distribution registry (OCI tests and the local fleet serve artifacts from it)
 #   flux      the flux CLI (tests check that flotilla and Flux read each other's OCI artifacts)
 #   resourceset-template  the Flux Operator's ResourceSet template setup (the parity oracle of flotilla's engine)
+#   sops, age, age-keygen  the oracle of the SOPS decryption parity tests (and age keys for them)
 # Binaries go to $FLOTILLA_TOOLS_DIR/bin (default ~/.cache/flotilla/tools/bin), outside the work tree,
 # so a fresh clone on the same machine (CI) reuses them. A stamp per tool (hash of its pins, go.mod,
 # go.sum, sources, build flags and Go version) makes an unchanged tool a no-op.
@@ -18,7 +19,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/versions.env"
 tools_dir="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}"
 bin="$tools_dir/bin"
-all_tools=(controlplane kwok helm kustomize registry flux resourceset-template)
+all_tools=(controlplane kwok helm kustomize registry flux resourceset-template sops age age-keygen)
 
 die() { echo "flotilla tools: error: $*" >&2; exit 1; }
 
@@ -61,6 +62,8 @@ ldflags_for() {
     registry) echo "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION" ;;
     flux) echo "-s -w -X main.VERSION=${FLUX_VERSION#v}" ;;
     resourceset-template) echo "-s -w" ;;
+    sops) echo "-s -w" ;; # sops reports its version from version.Version, a constant in the module
+    age | age-keygen) echo "-s -w -X main.Version=$AGE_VERSION" ;;
   esac
 }
 package_for() {
@@ -72,6 +75,9 @@ package_for() {
     registry) echo "." ;; # cmd/registry's main plus `registry htpasswd` (tools/registry/main.go)
     flux) echo "github.com/fluxcd/flux2/v2/cmd/flux" ;;
     resourceset-template) echo "." ;;
+    sops) echo "github.com/getsops/sops/v3/cmd/sops" ;;
+    age) echo "filippo.io/age/cmd/age" ;;
+    age-keygen) echo "filippo.io/age/cmd/age-keygen" ;;
   esac
 }
 version_of() {
@@ -80,10 +86,14 @@ version_of() {
     kwok) echo "$KWOK_VERSION" ;; helm) echo "$HELM_VERSION" ;; kustomize) echo "$KUSTOMIZE_VERSION" ;;
     registry) echo "$REGISTRY_VERSION" ;; flux) echo "$FLUX_VERSION" ;;
     resourceset-template) echo "(flux-operator $FLUX_OPERATOR_VERSION)" ;;
+    sops) echo "$SOPS_VERSION" ;; age | age-keygen) echo "$AGE_VERSION" ;;
   esac
 }
 # The wrapper module of each tool; tools/flux/ holds the benchmark controllers (tools/build-flux.sh).
-dir_for() { [[ "$1" == flux ]] && echo "$here/flux-cli" || echo "$here/$1"; }
+# age and age-keygen are two commands of one module, built from one wrapper (tools/age/).
+dir_for() {
+  case "$1" in flux) echo "$here/flux-cli" ;; age-keygen) echo "$here/age" ;; *) echo "$here/$1" ;; esac
+}
 output_for() { [[ "$1" == controlplane ]] && echo flotilla-kube || echo "$1"; }
 
 # The pins a tool's stamp covers: the shared block of versions.env, plus its own pin when it sits below
@@ -94,6 +104,8 @@ pins_for() {
     registry) grep '^REGISTRY_VERSION=' "$here/versions.env" ;;
     flux) grep '^FLUX_VERSION=' "$here/versions.env" ;;
     resourceset-template) grep '^FLUX_OPERATOR_VERSION=' "$here/versions.env" ;;
+    sops) grep '^SOPS_VERSION=' "$here/versions.env" ;;
+    age | age-keygen) grep '^AGE_VERSION=' "$here/versions.env" ;;
   esac
 }
 

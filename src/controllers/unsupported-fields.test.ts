@@ -25,13 +25,8 @@ describe("Flux fields flotilla does not implement", () => {
     );
   });
 
-  it("keeps the established SOPS refusal (DecryptionFailed)", () => {
-    const failure = unsupportedField(ks({ decryption: { provider: "sops" } }), KUSTOMIZATION_UNSUPPORTED);
-    expect([failure?.reason, failure?.message, failure?.stalled]).toEqual([
-      "DecryptionFailed",
-      "SOPS decryption is not supported yet by flotilla",
-      true,
-    ]);
+  it("no longer refuses spec.decryption: SOPS decryption is implemented (decision 0036)", () => {
+    expect(unsupportedField(ks({ decryption: { provider: "sops" } }), KUSTOMIZATION_UNSUPPORTED)).toBeUndefined();
   });
 
   it.each([

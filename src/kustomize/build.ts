@@ -36,6 +36,8 @@ export interface BuildOptions {
    * followed) inside it, as Flux builds; the controller sets it. Unset (the CLI), kustomize's rules.
    */
   confineTo?: string;
+  /** Files read from memory instead of disk, by real path (decrypted SOPS sources; see Loader). */
+  plaintext?: ReadonlyMap<string, Uint8Array>;
 }
 
 function addHashes(resources: Resource[]): void {
@@ -68,7 +70,7 @@ function buildWithSchema(dir: string, options: BuildOptions): Resource[] {
   ctx.trackOrigin = buildMetadata.length > 0;
   if (options.enableHelm)
     ctx.helm = { command: options.helmCommand || undefined, allowPull: options.helmAllowPull, env: options.helmEnv };
-  const resmap = accumulate(new Loader(top, undefined, ctx.confineTo), ctx);
+  const resmap = accumulate(new Loader(top, undefined, ctx.confineTo, options.plaintext), ctx);
   addHashes(resmap.list);
   // Name references follow the configuration merged from every kustomization, plus the crds: files.
   const config = resmap.transformerConfig;

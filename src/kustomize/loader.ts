@@ -34,9 +34,15 @@ export class Loader {
   private readonly referrer?: Loader;
   /** The artifact root every path must resolve inside (a real path), when the build is confined. */
   readonly confineTo?: string;
-  constructor(root: string, referrer?: Loader, confineTo?: string) {
+  /**
+   * Files the build reads from memory instead of disk, by real path: the plaintext of SOPS-encrypted
+   * generator and patch sources, which must never be written to disk nor enter the parse cache.
+   */
+  private readonly plaintext?: ReadonlyMap<string, Uint8Array>;
+  constructor(root: string, referrer?: Loader, confineTo?: string, plaintext?: ReadonlyMap<string, Uint8Array>) {
     this.root = realpath(root);
     this.referrer = referrer;
+    this.plaintext = plaintext;
     this.confineTo = confineTo && (referrer ? confineTo : realpath(confineTo));
     if (this.confineTo && !isInside(this.root, this.confineTo))
       throw new LoadRestrictionError(
@@ -85,12 +91,18 @@ export class Loader {
     return statSync(path).isDirectory();
   }
 
+  /** Whether `path` is read from memory (decrypted): such a file must not be cached. */
+  inMemory(path: string): boolean {
+    return !!this.plaintext?.has(path);
+  }
+
   read(path: string): string {
-    return readFileSync(path, "utf8");
+    const held = this.plaintext?.get(path);
+    return held ? Buffer.from(held).toString("utf8") : readFileSync(path, "utf8");
   }
 
   readBytes(path: string): Uint8Array {
-    return readFileSync(path);
+    return this.plaintext?.get(path) ?? readFileSync(path);
   }
 
   /**
@@ -105,7 +117,7 @@ export class Loader {
         `${referredBy} leads back to a kustomization already being built: cycle detected: candidate root '${candidate}' contains visited root '${visited}'`,
       );
     }
-    return new Loader(candidate, this, this.confineTo);
+    return new Loader(candidate, this, this.confineTo, this.plaintext);
   }
 
   /**

@@ -50,3 +50,26 @@ export async function createGpgKey(name: string): Promise<GpgKey> {
     },
   };
 }
+
+export interface GpgEncryptionKey extends GpgKey {
+  fingerprint: string;
+  /** Armored private key, as `gpg --export-secret-keys --armor` gives it (what a `*.asc` entry holds). */
+  secretKey: string;
+}
+
+/** A throw-away OpenPGP key that can decrypt (an ed25519 primary with a cv25519 encryption subkey), as sops needs. */
+export async function createGpgEncryptionKey(name: string): Promise<GpgEncryptionKey> {
+  const key = await createGpgKey(name);
+  const colons = await run("gpg", ["--batch", "--with-colons", "--fingerprint", key.keyId], key.gnupgHome);
+  const fingerprint = colons
+    .split("\n")
+    .find((l) => l.startsWith("fpr:"))!
+    .split(":")[9]!;
+  await run(
+    "gpg",
+    ["--batch", "--passphrase", "", "--quick-add-key", fingerprint, "cv25519", "encr", "never"],
+    key.gnupgHome,
+  );
+  const secretKey = await run("gpg", ["--batch", "--armor", "--export-secret-keys", fingerprint], key.gnupgHome);
+  return { ...key, fingerprint, secretKey };
+}

@@ -17,6 +17,10 @@ import {
   parseKustomization,
 } from "../../kustomize/kustomization-file.js";
 import { substituteObjects } from "./substitute.js";
+import type { SopsKeys } from "../../binaries/sops/index.js";
+import type { Redactor } from "../../ssa/index.js";
+import { decryptResources, decryptSources } from "./sops-decrypt.js";
+import { encryptedSources } from "./sops-sources.js";
 
 export class PathNotFoundError extends FlotillaError {
   override name = "PathNotFoundError";
@@ -62,17 +66,8 @@ export function extendKustomization(dir: string, spec: KustomizationSpec, root: 
   return k;
 }
 
-/**
- * Builds spec.path of an unpacked artifact without copying or changing it: the artifact directory is
- * shared by every Kustomization of that revision (copying a 4000-file repository per reconcile
- * dominated a 1000-Kustomization run), so the extended kustomization is handed to the build in memory.
- */
-export function buildKustomizationObjects(
-  artifactDir: string,
-  spec: KustomizationSpec,
-  vars: Record<string, string>,
-  strict = false,
-): KubeObject[] {
+/** The artifact root, the directory of spec.path and its extended kustomization, each confined. */
+function buildTarget(artifactDir: string, spec: KustomizationSpec) {
   const root = realpathSync.native(artifactDir);
   const path = spec.path ?? "./";
   const found = confinedRealpath(resolve(root, path), root);
@@ -85,10 +80,50 @@ export function buildKustomizationObjects(
     throw new PathNotFoundError(`kustomization path not found: stat ${path}: no such file or directory`);
   }
   const dir = found.real;
-  const kustomization = extendKustomization(dir, spec, root);
+  return { root, dir, kustomization: extendKustomization(dir, spec, root) };
+}
+
+// Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux; with
+// substituteStrategy Always even when no variable is defined (so `${x:=default}` still resolves).
+const substituted = (objects: KubeObject[], spec: KustomizationSpec, vars: Record<string, string>, strict: boolean) =>
+  spec.postBuild
+    ? substituteObjects(objects, vars, { strict, always: spec.postBuild.substituteStrategy === "Always" })
+    : objects;
+
+/**
+ * Builds spec.path of an unpacked artifact without copying or changing it: the artifact directory is
+ * shared by every Kustomization of that revision (copying a 4000-file repository per reconcile
+ * dominated a 1000-Kustomization run), so the extended kustomization is handed to the build in memory.
+ */
+export function buildKustomizationObjects(
+  artifactDir: string,
+  spec: KustomizationSpec,
+  vars: Record<string, string>,
+  strict = false,
+): KubeObject[] {
+  const { root, dir, kustomization } = buildTarget(artifactDir, spec);
   const objects = buildResources(dir, { kustomization, confineTo: root }).map((r) => r.obj as unknown as KubeObject);
-  // Substitution runs only for a Kustomization that asks for it (spec.postBuild), as in Flux; with
-  // substituteStrategy Always even when no variable is defined (so `${x:=default}` still resolves).
-  if (!spec.postBuild) return objects;
-  return substituteObjects(objects, vars, { strict, always: spec.postBuild.substituteStrategy === "Always" });
+  return substituted(objects, spec, vars, strict);
+}
+
+/**
+ * buildKustomizationObjects with spec.decryption, in kustomize-controller's order: the encrypted
+ * generator and patch sources decrypted (held in memory for the build), the build, the encrypted
+ * objects decrypted, then substitution. Decrypted Secret values go to `secrets`.
+ */
+export async function buildKustomizationObjectsDecrypted(
+  artifactDir: string,
+  spec: KustomizationSpec,
+  vars: Record<string, string>,
+  strict: boolean,
+  keys: SopsKeys,
+  secrets: Redactor,
+): Promise<KubeObject[]> {
+  const { root, dir, kustomization } = buildTarget(artifactDir, spec);
+  const plaintext = await decryptSources(encryptedSources(dir, kustomization, root), keys);
+  const resources = buildResources(dir, { kustomization, confineTo: root, plaintext });
+  await decryptResources(resources, keys, root, secrets);
+  const objects = resources.map((r) => r.obj as unknown as KubeObject);
+  secrets.addObjects(objects);
+  return substituted(objects, spec, vars, strict);
 }

@@ -40,7 +40,15 @@ import { type Attempt, attemptStatus, markProgressing, phaseDurations } from "./
 import { targetCluster, targetHints } from "../kit/target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { substitutionVariables } from "./variables.js";
-import { kustomizationApplyOptions, kustomizationApplyOwner, prunes, renderKustomization } from "./render-apply.js";
+import {
+  kustomizationApplyOptions,
+  kustomizationApplyOwner,
+  prunes,
+  renderKustomization,
+  renderKustomizationDecrypted,
+} from "./render-apply.js";
+import { DecryptionError } from "./sops-decrypt.js";
+import { decryptionSpecRefusal, type SopsAgeSecret, sopsKeyringFor } from "./sops-keys.js";
 
 export interface KustomizationControllerOptions {
   /** Flux's --no-cross-namespace-refs. */
@@ -54,6 +62,8 @@ export interface KustomizationControllerOptions {
   strictSubstitutions?: boolean;
   /** --artifact-max-size and --artifact-max-files: a source artifact over them is not unpacked. */
   artifactLimits?: ArtifactLimits;
+  /** Flux's --sops-age-secret: the age keys for a spec.decryption without secretRef. */
+  sopsAgeSecret?: SopsAgeSecret;
 }
 
 const DELETION_POLICIES = new Set(["MirrorPrune", "Delete", "WaitForTermination", "Orphan"]);
@@ -133,6 +143,8 @@ export class KustomizationReconciler extends AppReconciler<Kustomization> {
         `spec.deletionPolicy '${spec.deletionPolicy}' is not one of ${[...DELETION_POLICIES].join(", ")}`,
         { stalled: true },
       );
+    const decryptionRefused = decryptionSpecRefusal(ks);
+    if (decryptionRefused) throw decryptionRefused;
     const refs = { noCrossNamespaceRefs: this.options.noCrossNamespaceRefs, waitMs: this.waitMs };
     await checkDependencies(this.cluster, this.sources, ks, refs, readyExprs);
     const fetched = await fetchSource(this.sources, ks, { ...refs, limits: this.options.artifactLimits });
@@ -189,14 +201,21 @@ export class KustomizationReconciler extends AppReconciler<Kustomization> {
 
   private async build(ks: Kustomization, dir: string, secrets: Redactor): Promise<KubeObject[]> {
     const vars = await substitutionVariables(this.cluster, ks, secrets);
+    const strict = this.options.strictSubstitutions ?? false;
+    // The keys live in a private directory for this build only (keyring.ts), removed whatever happens.
+    const keyring = ks.spec.decryption ? await sopsKeyringFor(this.cluster, ks, this.options.sopsAgeSecret) : undefined;
     try {
-      return renderKustomization(dir, ks, vars, this.options.strictSubstitutions ?? false);
+      if (!keyring) return renderKustomization(dir, ks, vars, strict);
+      return await renderKustomizationDecrypted(dir, ks, vars, strict, keyring, secrets);
     } catch (err) {
       if (err instanceof ReconcileFailure) throw err;
+      if (err instanceof DecryptionError) throw new ReconcileFailure("BuildFailed", secrets.redact(err.message));
       // A path missing from the artifact may come with the source's next revision: wait for it.
       if (err instanceof PathNotFoundError)
         throw new ReconcileFailure("ArtifactFailed", err.message, { retryAfterMs: this.waitMs });
       throw new ReconcileFailure("BuildFailed", (err as Error).message);
+    } finally {
+      await keyring?.close();
     }
   }
 }

@@ -7,7 +7,9 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Inventory, InventoryEntry } from "../../api/meta/inventory.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { type Owner, type ResourceManagerOptions, setOwnerLabels, staleEntries } from "../../ssa/index.js";
-import { buildKustomizationObjects } from "./build.js";
+import type { SopsKeys } from "../../binaries/sops/index.js";
+import type { Redactor } from "../../ssa/index.js";
+import { buildKustomizationObjects, buildKustomizationObjectsDecrypted } from "./build.js";
 
 /** kustomize-controller's field manager: the one the apply writes as and drift is judged by. */
 export const KUSTOMIZATION_FIELD_MANAGER = "kustomize-controller";
@@ -39,6 +41,19 @@ export const renderKustomization = (
   vars: Record<string, string>,
   strict = false,
 ): KubeObject[] => buildKustomizationObjects(artifactDir, ks.spec, vars, strict);
+
+/**
+ * renderKustomization with spec.decryption: SOPS-encrypted sources and objects decrypted with `keys`
+ * (sops-keys.ts), in memory; decrypted Secret values are handed to `secrets` for masking.
+ */
+export const renderKustomizationDecrypted = (
+  artifactDir: string,
+  ks: Kustomization,
+  vars: Record<string, string>,
+  strict: boolean,
+  keys: SopsKeys,
+  secrets: Redactor,
+): Promise<KubeObject[]> => buildKustomizationObjectsDecrypted(artifactDir, ks.spec, vars, strict, keys, secrets);
 
 /** The rendered objects as the apply writes them: with the owner labels (what `build` prints). */
 export const withOwnerLabels = (objects: KubeObject[], ks: Kustomization): KubeObject[] =>

@@ -8,13 +8,6 @@ import type { UnsupportedField } from "../kit/unsupported.js";
 export const KUSTOMIZATION_UNSUPPORTED: UnsupportedField<KustomizationSpec>[] = [
   KUBECONFIG_CONFIGMAP_REF,
   {
-    field: "spec.decryption",
-    find: (s) => (s.decryption ? "spec.decryption" : undefined),
-    instead: "remove spec.decryption and create the Secrets another way (SOPS is not implemented)",
-    reason: "DecryptionFailed",
-    message: "SOPS decryption is not supported yet by flotilla",
-  },
-  {
     field: "spec.sourceRef.kind ExternalArtifact",
     find: (s) =>
       (s.sourceRef?.kind as string) === "ExternalArtifact" ? "spec.sourceRef.kind 'ExternalArtifact'" : undefined,

@@ -66,6 +66,8 @@ function loadPatch(
   // A build held in memory (in-memory.ts) has no files to read.
   if (!loader) throw new KustomizeError(`${where}: a ${field} entry must be inline (patch), not a path`);
   const path = loader.resolve(p.path, field, where);
+  // A decrypted patch stays out of the parse cache, which outlives the build.
+  if (loader.inMemory(path)) return { text: loader.read(path), source: p.path };
   // Read lazily: the parse cache reads the file only when it changed.
   return {
     get text() {
