@@ -38,6 +38,8 @@ export interface ManagerOptions {
   concurrent: number;
   noCrossNamespaceRefs: boolean;
   defaultServiceAccount?: string;
+  /** Flux's --sops-age-secret: a Secret in the runtime namespace with fallback age keys. */
+  sopsAgeSecret?: { name: string; namespace: string };
   watchLabelSelector?: string;
   kubeApiQps: number;
   kubeApiBurst: number;
@@ -159,6 +161,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         noCrossNamespaceRefs: o.noCrossNamespaceRefs,
         receiverAllowCrossNamespace: o.receiverAllowCrossNamespace === true,
         defaultServiceAccount: o.defaultServiceAccount,
+        sopsAgeSecret: o.sopsAgeSecret,
         requeueDependencyMs: o.requeueDependencyMs,
         strictSubstitutions: o.strictSubstitutions ?? true,
         driftWatch: o.driftWatch ?? true,

@@ -84,6 +84,9 @@ export function controllerCommand(): Command {
       concurrent: flags.concurrent,
       noCrossNamespaceRefs: opts.noCrossNamespaceRefs === true,
       defaultServiceAccount: opts.defaultServiceAccount,
+      ...(opts.sopsAgeSecret
+        ? { sopsAgeSecret: { name: opts.sopsAgeSecret as string, namespace: opts.runtimeNamespace as string } }
+        : {}),
       watchLabelSelector: opts.watchLabelSelector,
       kubeApiQps: flags.kubeApiQps,
       kubeApiBurst: flags.kubeApiBurst,

@@ -24,6 +24,8 @@ export interface ControllerFlags {
   receiverAllowCrossNamespace?: boolean;
   /** --default-service-account: impersonated when an object names no service account. */
   defaultServiceAccount?: string;
+  /** --sops-age-secret: a Secret (in the runtime namespace) whose age keys decrypt a spec.decryption without secretRef. */
+  sopsAgeSecret?: { name: string; namespace: string };
   /** --requeue-dependency: how soon to look again at an object waiting on another one. */
   requeueDependencyMs?: number;
   /** The StrictPostBuildSubstitutions feature gate. */

@@ -25,6 +25,10 @@ export function withControllerOptions(command: Command): Command {
         ),
       )
       .option(
+        "--sops-age-secret <name>",
+        "a Secret in the runtime namespace whose *.agekey entries decrypt Kustomizations that set spec.decryption without a secretRef",
+      )
+      .option(
         "--default-service-account <name>",
         "service account impersonated when a Kustomization sets none (multi-tenancy lockdown)",
       )
