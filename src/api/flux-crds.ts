@@ -13,6 +13,8 @@ import { receiverCrd } from "./notification/receiver.js";
 import { gitRepositoryCrd } from "./source/git-repository.js";
 import { helmChartCrd, helmRepositoryCrd } from "./source/helm.js";
 import { ociRepositoryCrd } from "./source/oci-repository.js";
+import { resourceSetCrd } from "./operator/resourceset.js";
+import { resourceSetInputProviderCrd } from "./operator/resourceset-input-provider.js";
 
 export function fluxCrds(): KubeObject[] {
   return [
@@ -28,9 +30,14 @@ export function fluxCrds(): KubeObject[] {
   ].map((crd) => crd as unknown as KubeObject);
 }
 
-/** Every CRD flotilla serves: Flux's kinds and the fleet's (fleet.flotilla.dev). */
+/** The Flux Operator's kinds flotilla serves (decision 0040). */
+export function operatorCrds(): KubeObject[] {
+  return [resourceSetCrd(), resourceSetInputProviderCrd()].map((crd) => crd as unknown as KubeObject);
+}
+
+/** Every CRD flotilla serves: Flux's kinds, the Flux Operator's and the fleet's (fleet.flotilla.dev). */
 export function servedCrds(): KubeObject[] {
-  return [...fluxCrds(), clusterCrd(), fleetKustomizationCrd(), fleetHelmReleaseCrd()].map(
+  return [...fluxCrds(), ...operatorCrds(), clusterCrd(), fleetKustomizationCrd(), fleetHelmReleaseCrd()].map(
     (crd) => crd as unknown as KubeObject,
   );
 }

@@ -42,6 +42,8 @@ export const KUSTOMIZE_GROUP = "kustomize.toolkit.fluxcd.io";
 export const HELM_GROUP = "helm.toolkit.fluxcd.io";
 export const NOTIFICATION_GROUP = "notification.toolkit.fluxcd.io";
 export const FLEET_GROUP = "fleet.flotilla.dev";
+/** The Flux Operator's group (ResourceSet, ResourceSetInputProvider: decision 0040). */
+export const OPERATOR_GROUP = "fluxcd.controlplane.io";
 
 const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
 const READY_COLUMNS: PrinterColumn[] = [
@@ -196,6 +198,29 @@ export const SERVED_KINDS = {
     categories: ["all", "fluxcd", "fluxcd-notifications"],
     scope: "Namespaced",
     versions: notificationBetaVersions,
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  // The Flux Operator's kinds (v1 only), with its short names, categories and columns.
+  ResourceSet: {
+    group: OPERATOR_GROUP,
+    kind: "ResourceSet",
+    plural: "resourcesets",
+    singular: "resourceset",
+    shortNames: ["rset"],
+    categories: ["all", "fluxcd", "fluxcd-appliers"],
+    scope: "Namespaced",
+    versions: [{ name: "v1", served: true, storage: true }],
+    columns: [AGE_COLUMN, ...READY_COLUMNS],
+  },
+  ResourceSetInputProvider: {
+    group: OPERATOR_GROUP,
+    kind: "ResourceSetInputProvider",
+    plural: "resourcesetinputproviders",
+    singular: "resourcesetinputprovider",
+    shortNames: ["rsip"],
+    categories: ["all", "fluxcd"],
+    scope: "Namespaced",
+    versions: [{ name: "v1", served: true, storage: true }],
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
   Cluster: fleetKind("Cluster", "clusters", "fcl", [

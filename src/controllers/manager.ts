@@ -31,6 +31,7 @@ import { crossNamespacePolicy } from "./receiver/cross-namespace.js";
 import { ReceiverCache } from "./kit/receiver-cache.js";
 import { startReceiverServer } from "./receiver/server.js";
 import { receiverController } from "./receiver/setup.js";
+import { resourceSetController } from "./resourceset/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
@@ -103,6 +104,7 @@ export const CONTROLLERS: ControllerSetup[] = [
   kustomizationController,
   helmReleaseController,
   receiverController,
+  resourceSetController,
 ];
 
 export async function startManager(o: ManagerOptions): Promise<RunningManager> {

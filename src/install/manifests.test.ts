@@ -16,6 +16,8 @@ describe("flotilla install's manifests", () => {
       "receivers.notification.toolkit.fluxcd.io",
       "alerts.notification.toolkit.fluxcd.io",
       "providers.notification.toolkit.fluxcd.io",
+      "resourcesets.fluxcd.controlplane.io",
+      "resourcesetinputproviders.fluxcd.controlplane.io",
       "clusters.fleet.flotilla.dev",
       "fleetkustomizations.fleet.flotilla.dev",
       "fleethelmreleases.fleet.flotilla.dev",

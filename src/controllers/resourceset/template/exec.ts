@@ -1,12 +1,14 @@
 // Go text/template's executor (text/template/exec.go) over the parse tree, with missingkey=error and
 // nil data, as the operator executes ResourceSet templates. Errors read as Go's:
 // `template: resourceset:<line>:<col>: executing "resourceset" at <<context>>: <message>`.
+import { FlotillaError } from "../../../util/errors.js";
 import { type Arg, type Command, type Node, type Pipe, argText, commandText } from "./ast.js";
 import { FuncError, type Functions, type GoFunc, type ParamType } from "./functions.js";
 import type { Tree } from "./parse.js";
 import { type GoValue, Num, float, formatValue, int, isMap, sortedKeys, truth, typeName } from "./values.js";
 
-export class TemplateExecError extends Error {
+export class TemplateExecError extends FlotillaError {
+  override name = "TemplateExecError";
   constructor(
     readonly line: number,
     message: string,

@@ -1,6 +1,7 @@
 // The function table a template sees: text/template's builtins, the slim-sprig functions flotilla
 // implements, and the operator's additions (slugify, inputs, toYaml, mustToYaml). Parameters carry
 // their Go types because text/template checks an argument against them ("wrong type for value").
+import { FlotillaError } from "../../../util/errors.js";
 import type { FunctionTable } from "./parse.js";
 import type { GoValue } from "./values.js";
 
@@ -16,7 +17,9 @@ export interface GoFunc {
 }
 
 /** A Go function's non-nil error: text/template reports "error calling <name>: <message>". */
-export class FuncError extends Error {}
+export class FuncError extends FlotillaError {
+  override name = "FuncError";
+}
 
 export const fn = (params: ParamType[], call: (args: GoValue[]) => GoValue, variadic?: ParamType): GoFunc => ({
   params,

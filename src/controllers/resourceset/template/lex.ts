@@ -1,6 +1,7 @@
 // Go text/template's lexer (text/template/parse/lex.go) with the operator's `<<` `>>` delimiters:
 // text, actions with trim markers (`<<- ` and ` ->>`), comments, strings, raw strings, characters,
 // numbers, fields, variables, keywords, pipes, declarations and parentheses.
+import { FlotillaError } from "../../../util/errors.js";
 
 export type ItemType =
   | "text"
@@ -33,7 +34,8 @@ export interface Item {
   line: number;
 }
 
-export class LexError extends Error {
+export class LexError extends FlotillaError {
+  override name = "LexError";
   constructor(
     readonly line: number,
     message: string,

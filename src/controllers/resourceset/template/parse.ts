@@ -2,10 +2,12 @@
 // pipelines, variables, if/else if/range/with/else, break/continue, define/template/block. A
 // function not in the table is refused here, at parse time, as Go does ("function %q not defined");
 // a slim-sprig function flotilla does not implement is refused by name.
+import { FlotillaError } from "../../../util/errors.js";
 import type { Arg, Command, Node, Pipe } from "./ast.js";
 import { type Item, LexError, lex } from "./lex.js";
 
-export class TemplateParseError extends Error {
+export class TemplateParseError extends FlotillaError {
+  override name = "TemplateParseError";
   constructor(
     readonly line: number,
     readonly detail: string,

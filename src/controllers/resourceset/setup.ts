@@ -1,0 +1,28 @@
+// The ResourceSet controller as the manager runs it: a change of a ResourceSetInputProvider queues the
+// ResourceSets of its namespace that read providers (inputsFrom), so new inputs are generated at once.
+import { gvkOf, SERVED_KINDS } from "../../api/kinds.js";
+import type { ResourceSet } from "../../api/operator/resourceset.js";
+import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { ResourceSetReconciler } from "./reconciler.js";
+
+export const resourceSetController: ControllerSetup<Pick<ControllerDeps, "cluster" | "events" | "flags">> = {
+  name: "resourceset",
+  kind: gvkOf(SERVED_KINDS.ResourceSet),
+  watches: [
+    {
+      kind: gvkOf(SERVED_KINDS.ResourceSetInputProvider),
+      map: (provider, controller) =>
+        controller.informer
+          .list()
+          .filter(
+            (r) => r.metadata.namespace === provider.metadata.namespace && (r as ResourceSet).spec?.inputsFrom?.length,
+          )
+          .map((r) => `${r.metadata.namespace}/${r.metadata.name}`),
+    },
+  ],
+  reconciler: ({ cluster, events, flags }) =>
+    new ResourceSetReconciler(cluster, events, {
+      defaultServiceAccount: flags.defaultServiceAccount,
+      requeueDependencyMs: flags.requeueDependencyMs,
+    }),
+};
