@@ -27,8 +27,9 @@ function parsePatch(read: () => string, source: string, path?: string): Parsed {
     : parseYamlDocuments(read().trim(), source, { printedByKyaml: true });
   const docs = parsed.map((d) => d.value);
   if (docs.length === 1 && Array.isArray(docs[0])) {
-    // kustomize turns YAML operations into JSON with go-yaml v2 (YAML 1.1): plain yes/on/y are booleans.
-    if (!read().trim().startsWith("[")) yaml11Booleans(docs[0]);
+    // kustomize turns YAML operations into JSON with go-yaml v2 (YAML 1.1): plain yes/on/y are booleans
+    // and a plain date stays the text written.
+    if (!read().trim().startsWith("[")) yaml11Scalars(docs[0]);
     return { kind: "json", ops: docs[0] as unknown as Operation[] };
   }
   if (docs.every(isMap)) return { kind: "sm", docs: docs as JsonObject[] };
@@ -42,16 +43,36 @@ const YAML11_BOOLEANS = new Map<string, boolean>([
   ...["n", "N", "no", "No", "NO", "off", "Off", "OFF"].map((t) => [t, false] as const),
 ]);
 
-/** Plain scalars YAML 1.1 reads as booleans, where our YAML 1.2 reading kept strings. */
-function yaml11Booleans(v: Json): void {
+/** Plain scalars as go-yaml v2's YAML-to-JSON reads them, where our go-yaml v3 reading differs. */
+function yaml11Scalars(v: Json): void {
   if (v === null || typeof v !== "object") return;
   const slots = v as Record<string | number, Json>;
   for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
     const x = slots[k]!;
-    const b = typeof x === "string" && notesOf(v)?.get(k)?.quoted === false ? YAML11_BOOLEANS.get(x) : undefined;
+    const note = typeof x === "string" ? notesOf(v)?.get(k) : undefined;
+    const b = note?.quoted === false ? YAML11_BOOLEANS.get(x as string) : undefined;
     if (b !== undefined) slots[k] = b;
-    else yaml11Booleans(x);
+    else if (note?.quoted === false && note.raw !== undefined) slots[k] = note.raw;
+    else yaml11Scalars(x);
   }
+}
+
+/**
+ * kustomize reads a JSON-patched object back through Go's encoding/json, so every number becomes a
+ * float64, printed later with its shortest digits (12345678901234567890 → 12345678901234567000) and
+ * read again as an integer when those fit int64 or uint64.
+ */
+function float64Numbers(v: Json): Json {
+  if (typeof v === "bigint") {
+    const n = Number(v);
+    if (Math.abs(n) >= 1e21) return n;
+    const shortest = BigInt(String(n));
+    return shortest >= -(2n ** 63n) && shortest < 2n ** 64n ? shortest : n;
+  }
+  if (v === null || typeof v !== "object") return v;
+  const slots = v as Record<string | number, Json>;
+  for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) slots[k] = float64Numbers(slots[k]!);
+  return v;
 }
 
 function loadPatch(
@@ -99,7 +120,7 @@ function applyJson(r: Resource, ops: Operation[], source: string): void {
   const before = nameOf(r);
   storePreviousId(r);
   try {
-    r.obj = applyJsonPatch(structuredClone(r.obj), ops) as JsonObject;
+    r.obj = float64Numbers(applyJsonPatch(structuredClone(r.obj), ops)) as JsonObject;
   } catch (err) {
     throw new KustomizeError(`${source}: JSON patch on ${kindOf(r)}/${before}: ${(err as Error).message}`);
   }
