@@ -75,6 +75,15 @@ export const healthCheckExprs = (): Schema =>
     ]),
   );
 /** status.inventory: the objects applied, as Flux records them. */
+/**
+ * spec.dependsOn of the app kinds: Flux's name/namespace/readyExpr, and the other-kind fields of Flux's open
+ * dependsOn-any-object proposal (kustomize-controller#1653): apiVersion, kind and ready.
+ */
+export const dependsOnSchema = (): Schema =>
+  arr(
+    obj({ apiVersion: str(), kind: str(), name: str(), namespace: str(), ready: bool(), readyExpr: str() }, ["name"]),
+  );
+
 export const inventory = (): Schema => obj({ entries: arr(obj({ id: str(), v: str() }, ["id", "v"])) }, ["entries"]);
 /** accessFrom: provisional in Flux and not implemented by Flux either; kept so manifests apply. */
 export const accessFrom = (): Schema =>

@@ -24,6 +24,7 @@ import {
   withRules,
   type Schema,
   type VersionSchema,
+  dependsOnSchema,
 } from "../crd.js";
 import { helmReleaseStatus, type HelmReleaseVersion } from "./helmrelease-status-schema.js";
 
@@ -177,7 +178,7 @@ const spec = (v: Version) => {
     chartRef: crossRef(
       v === "v2" ? ["OCIRepository", "HelmChart", "ExternalArtifact"] : ["OCIRepository", "HelmChart"],
     ),
-    dependsOn: arr(obj({ name: str(), namespace: str(), ...(v === "v2" ? { readyExpr: str() } : {}) }, ["name"])),
+    dependsOn: v === "v2" ? dependsOnSchema() : arr(obj({ name: str(), namespace: str() }, ["name"])),
     driftDetection: obj({
       ignore: ignoreRules(),
       mode: str({ enum: ["enabled", "warn", "disabled"] }),

@@ -2,7 +2,7 @@
 // from older docs (the Kamaji guide's is v2beta1) apply as written. The reconciler reads the old field
 // names (valuesFile, patchesStrategicMerge/patchesJson6902, install.skipCRDs) with v2 meaning.
 // Field for field helm-controller v1.6's api/v2 (../shared/reference/helm-cli-fleet-facts.md §1.1).
-import type { KubeObject } from "../meta/object.js";
+import type { DependencyReference, KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Inventory } from "../meta/inventory.js";
 import type { HealthCheckExpr } from "../kustomize/kustomization.js";
@@ -119,7 +119,7 @@ export interface HelmReleaseSpec {
   releaseName?: string;
   targetNamespace?: string;
   storageNamespace?: string;
-  dependsOn?: { name: string; namespace?: string; readyExpr?: string }[];
+  dependsOn?: DependencyReference[];
   timeout?: string;
   maxHistory?: number;
   serviceAccountName?: string;

@@ -25,6 +25,7 @@ import {
   withRules,
   type Schema,
   type VersionSchema,
+  dependsOnSchema,
 } from "../crd.js";
 
 const interval = () => duration();
@@ -81,7 +82,7 @@ const v1Spec = obj(
     components: arr(str()),
     decryption: decryption(true),
     deletionPolicy: str({ enum: ["MirrorPrune", "Delete", "WaitForTermination", "Orphan"] }),
-    dependsOn: arr(obj({ name: str(), namespace: str(), readyExpr: str() }, ["name"])),
+    dependsOn: dependsOnSchema(),
     healthCheckExprs: healthCheckExprs(),
     ignore: ignoreRules(),
     ignoreMissingComponents: bool(),

@@ -2,7 +2,7 @@
 // manifests from older docs apply as written (the seeds use v1beta1 with patchesStrategicMerge and
 // validation); the reconciler reads the old field names with v1 semantics. The schemas, Flux's field
 // for field, are in kustomization-schema.ts.
-import type { KubeObject } from "../meta/object.js";
+import type { DependencyReference, KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Snapshot } from "../meta/history.js";
 import type { Inventory } from "../meta/inventory.js";
@@ -30,7 +30,7 @@ export interface KustomizationSpec {
   namePrefix?: string;
   nameSuffix?: string;
   serviceAccountName?: string;
-  dependsOn?: { name: string; namespace?: string; readyExpr?: string }[];
+  dependsOn?: DependencyReference[];
   healthChecks?: { apiVersion?: string; kind: string; name: string; namespace?: string }[];
   healthCheckExprs?: HealthCheckExpr[];
   kubeConfig?: { secretRef?: { name: string; key?: string }; configMapRef?: { name: string } };

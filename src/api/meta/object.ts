@@ -48,3 +48,14 @@ export interface GroupVersionKind {
   version: string;
   kind: string;
 }
+
+/** One spec.dependsOn entry of a Kustomization or HelmRelease (kind and apiVersion to name another kind). */
+export interface DependencyReference {
+  apiVersion?: string;
+  kind?: string;
+  name: string;
+  namespace?: string;
+  /** With kind: false waits only for the object to exist. */
+  ready?: boolean;
+  readyExpr?: string;
+}

@@ -2,19 +2,22 @@
 // ready when it exists, has observed its latest generation and is Ready=True; the kind may add its own
 // rule (kustomization/dependencies.ts: the same source revision). A dependency with readyExpr is judged
 // by that CEL expression instead (`self` is the dependent, `dep` the dependency), as Flux does without
-// its AdditiveCELDependencyCheck gate. Shared here so no controller imports another kind's folder.
+// its AdditiveCELDependencyCheck gate. An entry with `apiVersion` and `kind` may name any other kind
+// (dependency-object.ts). Shared here so no controller imports another kind's folder.
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { isTrue } from "../../runtime/conditions.js";
 import { type Condition, READY } from "../../api/meta/conditions.js";
 import { asCelValue, CelCostLimitError, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
+import { type DependencyRef, isOtherKind, readOtherKind, requireOtherKindReady } from "./dependency-object.js";
 import { ReconcileFailure } from "./failure.js";
 
 /** What dependsOn needs of an object, whatever its kind (Kustomization, HelmRelease). */
 export interface Dependent {
+  apiVersion?: string;
   kind?: string;
   metadata: { name?: string; namespace?: string; generation?: number };
-  spec: { dependsOn?: { name: string; namespace?: string; readyExpr?: string }[] };
+  spec: { dependsOn?: DependencyRef[] };
   status?: { observedGeneration?: number; conditions?: Condition[] };
 }
 
@@ -56,9 +59,16 @@ export async function checkDependsOn<T extends Dependent>(
     if (refs.noCrossNamespaceRefs && ns !== ks.metadata.namespace)
       throw new ReconcileFailure(
         "AccessDenied",
-        `can't access '${kind}/${ns}/${dep.name}', cross-namespace references have been blocked`,
+        `can't access '${dep.kind ?? kind}/${ns}/${dep.name}', cross-namespace references have been blocked`,
         { stalled: true },
       );
+    const readyExpr = readyExprs.get(i);
+    if (isOtherKind(dep, ks)) {
+      const { obj, id } = await readOtherKind(cluster, dep, i, ns, refs.waitMs);
+      if (readyExpr) judgeReadyExpr(readyExpr, ks, obj, dep, i, id, refs.waitMs);
+      else requireOtherKindReady(dep, obj, id, refs.waitMs);
+      continue;
+    }
     const notReady = new ReconcileFailure("DependencyNotReady", `dependency '${ns}/${dep.name}' is not ready`, {
       retryAfterMs: refs.waitMs,
     });
@@ -69,32 +79,42 @@ export async function checkDependsOn<T extends Dependent>(
       if (err instanceof NotFoundError) throw notReady;
       throw err;
     }
-    const readyExpr = readyExprs.get(i);
     if (readyExpr) {
-      let ready: unknown;
-      try {
-        ready = runCel(readyExpr, { self: asCelValue(ks), dep: asCelValue(other) });
-      } catch (err) {
-        // Too costly: the message names the expression, as the cost may depend on the dependency's data.
-        const what = err instanceof CelCostLimitError ? `spec.dependsOn[${i}].readyExpr '${dep.readyExpr}'` : "";
-        throw new ReconcileFailure(
-          "DependencyNotReady",
-          what
-            ? `dependency '${ns}/${dep.name}': ${what} ${(err as Error).message}`
-            : `dependency '${ns}/${dep.name}' readyExpr could not be evaluated: ${(err as Error).message}`,
-          { retryAfterMs: refs.waitMs },
-        );
-      }
-      if (ready !== true)
-        throw new ReconcileFailure(
-          "DependencyNotReady",
-          `dependency '${ns}/${dep.name}' is not ready according to readyExpr eval`,
-          { retryAfterMs: refs.waitMs },
-        );
+      judgeReadyExpr(readyExpr, ks, other, dep, i, `${ns}/${dep.name}`, refs.waitMs);
       continue;
     }
     if (other.status?.observedGeneration !== other.metadata.generation || !isTrue(other.status?.conditions, READY))
       throw notReady;
     await more?.(other, notReady);
   }
+}
+
+/** A readyExpr verdict on the dependency (`dep`) for the dependent (`self`); throws DependencyNotReady unless true. */
+function judgeReadyExpr(
+  program: CelProgram,
+  self: Dependent,
+  other: unknown,
+  dep: DependencyRef,
+  i: number,
+  id: string,
+  waitMs: number,
+): void {
+  let ready: unknown;
+  try {
+    ready = runCel(program, { self: asCelValue(self), dep: asCelValue(other) });
+  } catch (err) {
+    // Too costly: the message names the expression, as the cost may depend on the dependency's data.
+    const what = err instanceof CelCostLimitError ? `spec.dependsOn[${i}].readyExpr '${dep.readyExpr}'` : "";
+    throw new ReconcileFailure(
+      "DependencyNotReady",
+      what
+        ? `dependency '${id}': ${what} ${(err as Error).message}`
+        : `dependency '${id}' readyExpr could not be evaluated: ${(err as Error).message}`,
+      { retryAfterMs: waitMs },
+    );
+  }
+  if (ready !== true)
+    throw new ReconcileFailure("DependencyNotReady", `dependency '${id}' is not ready according to readyExpr eval`, {
+      retryAfterMs: waitMs,
+    });
 }
