@@ -3,9 +3,10 @@
 // `template: resourceset:<line>:<col>: executing "resourceset" at <<context>>: <message>`.
 import { FlotillaError } from "../../../util/errors.js";
 import { type Arg, type Command, type Node, type Pipe, argText, commandText } from "./ast.js";
+import { checkLiteral, literal, validateValue } from "./arg-types.js";
 import { FuncError, type Functions, type GoFunc, type ParamType } from "./functions.js";
 import type { Tree } from "./parse.js";
-import { type GoValue, Num, float, formatValue, int, isMap, sortedKeys, truth, typeName } from "./values.js";
+import { type GoValue, Num, formatValue, int, isMap, sortedKeys, truth, typeName } from "./values.js";
 
 export class TemplateExecError extends FlotillaError {
   override name = "TemplateExecError";
@@ -265,38 +266,13 @@ export function execute(text: string, tree: Tree, funcs: Functions): string {
 
   /** evalArg: a literal checked against the parameter's type, anything else evaluated then validated. */
   function evalArg(dot: GoValue, type: ParamType, arg: Arg): GoValue {
-    const lit = (want: string) => fail(arg.pos, argText(arg), `expected ${want}; found ${argText(arg)}`);
-    if (arg.type === "nil" && type !== "any" && type !== "map" && type !== "lazy")
-      fail(arg.pos, "nil", `cannot assign nil to ${goType(type)}`);
-    switch (arg.type) {
-      case "string":
-        return type === "string" || type === "any" || type === "lazy" ? arg.value : lit(litName(type));
-      case "bool":
-        return type === "bool" || type === "any" || type === "lazy" ? arg.value : lit(litName(type));
-      case "number":
-        if (type === "any" || type === "lazy") return literal(arg);
-        if (type === "int" || type === "int64") return arg.isInt ? new Num(type, arg.value) : lit("integer");
-        if (type === "float64") return float(arg.value);
-        return lit(litName(type));
-    }
+    const checked = checkLiteral(arg, type, (msg) => fail(arg.pos, arg.type === "nil" ? "nil" : argText(arg), msg));
+    if (checked !== undefined) return checked;
     setAt(arg.pos, argText(arg));
     return validate(evalArgValue(dot, arg), type);
   }
 
-  function validate(v: GoValue, type: ParamType): GoValue {
-    if (type === "any" || type === "lazy") return v;
-    if (v === null) {
-      if (type === "map") return v;
-      return failAt(`invalid value; expected ${goType(type)}`);
-    }
-    const ok =
-      (type === "string" && typeof v === "string") ||
-      (type === "bool" && typeof v === "boolean") ||
-      (type === "map" && isMap(v)) ||
-      (v instanceof Num && v.kind === type);
-    if (!ok) failAt(`wrong type for value; expected ${goType(type)}; got ${typeName(v)}`);
-    return v;
-  }
+  const validate = (v: GoValue, type: ParamType): GoValue => validateValue(v, type, failAt);
 
   function callFunction(dot: GoValue, name: string, cmd: Command, args: Arg[], final: GoValue | undefined): GoValue {
     const f = funcs.get(name)!;
@@ -342,13 +318,4 @@ export function execute(text: string, tree: Tree, funcs: Functions): string {
     throw e;
   }
   return out;
-}
-
-const goType = (t: ParamType) => (t === "map" ? "map[string]interface {}" : t);
-const litName = (t: ParamType) => (t === "int" || t === "int64" ? "integer" : t === "float64" ? "float" : t);
-
-/** idealConstant: a number with a '.', an exponent or a 'p' is a float64 even when integral. */
-function literal(n: Extract<Arg, { type: "number" }>): GoValue {
-  const floatText = !/^[+-]?0[xX]/.test(n.text) && !n.text.startsWith("'") && /[.eEpP]/.test(n.text);
-  return n.isInt && !floatText ? int(n.value) : float(n.value);
 }

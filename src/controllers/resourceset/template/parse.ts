@@ -5,6 +5,7 @@
 import { FlotillaError } from "../../../util/errors.js";
 import type { Arg, Command, Node, Pipe } from "./ast.js";
 import { type Item, LexError, lex } from "./lex.js";
+import { describe, numberLiteral, unquoteLiteral } from "./literals.js";
 
 export class TemplateParseError extends FlotillaError {
   override name = "TemplateParseError";
@@ -291,55 +292,9 @@ export function parseTemplate(text: string, funcs: FunctionTable): Tree {
     return undefined;
   }
 
-  function number(item: Item): Arg {
-    if (item.type === "char") {
-      const s = unquoteGo(`"${item.val.slice(1, -1).replace(/"/g, '\\"')}"`, item);
-      return { type: "number", pos: item.pos, text: item.val, isInt: true, value: s.codePointAt(0)! };
-    }
-    const clean = item.val.replace(/_/g, "");
-    let value: number;
-    let isInt = true;
-    if (/^[+-]?0[xXoObB]/.test(clean)) value = Number(clean.replace(/^([+-]?)0[oO]/, "$10o"));
-    else if (/^[+-]?0[0-7]+$/.test(clean)) value = parseInt(clean, 8);
-    else {
-      value = Number(clean);
-      isInt = /^[+-]?[0-9]+$/.test(clean) || (Number.isInteger(value) && Math.abs(value) < 2 ** 53);
-    }
-    if (Number.isNaN(value)) fail(item, `illegal number syntax: "${item.val}"`);
-    return { type: "number", pos: item.pos, text: item.val, isInt, value };
-  }
-
-  const unquote = (item: Item): string => (item.type === "raw" ? item.val.slice(1, -1) : unquoteGo(item.val, item));
-  const unquoteGo = (s: string, item: Item): string => {
-    try {
-      // Go's escapes that JSON lacks: \a \v \x.. \U........ and \' ; the rest are JSON's.
-      const json = s
-        .replace(/\\a/g, "\\u0007")
-        .replace(/\\v/g, "\\u000b")
-        .replace(/\\'/g, "'")
-        .replace(/\\x([0-9a-fA-F]{2})/g, "\\u00$1")
-        .replace(/\\U([0-9a-fA-F]{8})/g, (_, h: string) =>
-          JSON.stringify(String.fromCodePoint(parseInt(h, 16))).slice(1, -1),
-        );
-      return JSON.parse(json) as string;
-    } catch {
-      return fail(item, "invalid syntax");
-    }
-  };
+  const number = (item: Item): Arg => numberLiteral(item, fail);
+  const unquote = (item: Item): string => unquoteLiteral(item, fail);
 
   const { list } = itemList("top");
   return { root: list, defines };
-}
-
-function describe(item: Item): string {
-  switch (item.type) {
-    case "right":
-      return `">>"`;
-    case "rparen":
-      return `")"`;
-    case "keyword":
-      return `<${item.val}>`;
-    default:
-      return `"${item.val}"`;
-  }
 }
