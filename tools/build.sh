@@ -6,6 +6,7 @@
 #   flux      the flux CLI (tests check that flotilla and Flux read each other's OCI artifacts)
 #   resourceset-template  the Flux Operator's ResourceSet template setup (the parity oracle of flotilla's engine)
 #   sops, age, age-keygen  the oracle of the SOPS decryption parity tests (and age keys for them)
+#   alertmanager  Prometheus Alertmanager (the alertmanager notification provider's tests deliver to it)
 # Binaries go to $FLOTILLA_TOOLS_DIR/bin (default ~/.cache/flotilla/tools/bin), outside the work tree,
 # so a fresh clone on the same machine (CI) reuses them. A stamp per tool (hash of its pins, go.mod,
 # go.sum, sources, build flags and Go version) makes an unchanged tool a no-op.
@@ -19,7 +20,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/versions.env"
 tools_dir="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}"
 bin="$tools_dir/bin"
-all_tools=(controlplane kwok helm kustomize registry flux resourceset-template sops age age-keygen)
+all_tools=(controlplane kwok helm kustomize registry flux resourceset-template sops age age-keygen alertmanager)
 
 die() { echo "flotilla tools: error: $*" >&2; exit 1; }
 
@@ -64,6 +65,7 @@ ldflags_for() {
     resourceset-template) echo "-s -w" ;;
     sops) echo "-s -w" ;; # sops reports its version from version.Version, a constant in the module
     age | age-keygen) echo "-s -w -X main.Version=$AGE_VERSION" ;;
+    alertmanager) echo "-s -w -X github.com/prometheus/common/version.Version=${ALERTMANAGER_VERSION#v}" ;;
   esac
 }
 package_for() {
@@ -78,6 +80,7 @@ package_for() {
     sops) echo "github.com/getsops/sops/v3/cmd/sops" ;;
     age) echo "filippo.io/age/cmd/age" ;;
     age-keygen) echo "filippo.io/age/cmd/age-keygen" ;;
+    alertmanager) echo "github.com/prometheus/alertmanager/cmd/alertmanager" ;;
   esac
 }
 version_of() {
@@ -87,6 +90,7 @@ version_of() {
     registry) echo "$REGISTRY_VERSION" ;; flux) echo "$FLUX_VERSION" ;;
     resourceset-template) echo "(flux-operator $FLUX_OPERATOR_VERSION)" ;;
     sops) echo "$SOPS_VERSION" ;; age | age-keygen) echo "$AGE_VERSION" ;;
+    alertmanager) echo "$ALERTMANAGER_VERSION" ;;
   esac
 }
 # The wrapper module of each tool; tools/flux/ holds the benchmark controllers (tools/build-flux.sh).
@@ -106,6 +110,7 @@ pins_for() {
     resourceset-template) grep '^FLUX_OPERATOR_VERSION=' "$here/versions.env" ;;
     sops) grep '^SOPS_VERSION=' "$here/versions.env" ;;
     age | age-keygen) grep '^AGE_VERSION=' "$here/versions.env" ;;
+    alertmanager) grep '^ALERTMANAGER_VERSION=' "$here/versions.env" ;;
   esac
 }
 
@@ -128,6 +133,27 @@ prepare_flux_source() {
   mkdir -p "$dir/cmd/flux/manifests"
   printf '# Not bundled: flotilla builds flux for its artifact verbs; use `flux install --manifests <dir>`.\n' \
     > "$dir/cmd/flux/manifests/not-bundled.yaml"
+}
+
+# Alertmanager's ui/ embeds app/dist, which its Makefile builds with npm/elm; the module zip holds none.
+# As for flux: tools/alertmanager/go.mod replaces the module with ./alertmanager, the verified module plus
+# one placeholder per UI root. The API (/api/v2) the tests use is complete; only the web UI pages are absent.
+prepare_alertmanager_source() {
+  local dir="$here/alertmanager/alertmanager" src scratch
+  scratch="$(mktemp -d)"
+  src="$(cd "$scratch" && GOFLAGS= go mod download -json "github.com/prometheus/alertmanager@$ALERTMANAGER_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+  rmdir "$scratch"
+  [[ -d "$src/cmd/alertmanager" ]] || die "could not download github.com/prometheus/alertmanager@$ALERTMANAGER_VERSION (GOPROXY=$(go env GOPROXY))."
+  rm -rf "$dir"
+  # Both copies: a run that builds flux and alertmanager removes each (one EXIT trap per shell).
+  trap 'rm -rf "$here/flux-cli/flux2" "$here/alertmanager/alertmanager"' EXIT
+  cp -R "$src" "$dir"
+  chmod -R u+w "$dir"
+  for ui in elm mantine; do
+    mkdir -p "$dir/ui/app/dist/$ui"
+    printf 'Not bundled: flotilla builds Alertmanager for its API only.\n' > "$dir/ui/app/dist/$ui/not-bundled.txt"
+  done
 }
 
 stamp_for() {
@@ -189,6 +215,7 @@ for t in "${tools[@]}"; do
   fi
   echo "flotilla tools: building $out $(version_of "$t") from Go modules (a cold build of the whole toolchain takes 20-45 min on 2 cores)..." >&2
   [[ "$t" != flux ]] || prepare_flux_source
+  [[ "$t" != alertmanager ]] || prepare_alertmanager_source
   cd "$(dir_for "$t")"
   go mod download >&2 || die "downloading Go modules for $t failed: is the Go module proxy reachable? (GOPROXY=$(go env GOPROXY))"
   pkg="$(package_for "$t")"
