@@ -8,6 +8,7 @@ export const LONG_E2E = [
   "test/e2e/fault-*.test.ts",
   "test/e2e/fair-sharing-*.test.ts",
   "test/e2e/controller-kill-mid-apply.test.ts",
+  "test/e2e/notification-alerts.test.ts",
   "test/e2e/controller-crash.test.ts",
   "test/e2e/helmrelease-controller-killed.test.ts",
   "test/e2e/fleet-cluster-removal.test.ts",

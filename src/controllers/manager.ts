@@ -32,6 +32,7 @@ import { ReceiverCache } from "./kit/receiver-cache.js";
 import { startReceiverServer } from "./receiver/server.js";
 import { receiverController } from "./receiver/setup.js";
 import { resourceSetController } from "./resourceset/setup.js";
+import { Notifications } from "./notification/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
 export interface ManagerOptions {
@@ -63,6 +64,11 @@ export interface ManagerOptions {
   /** The webhook receiver server (Flux: notification-controller's --receiver-addr). */
   receiverHost: string;
   receiverPort: number;
+  /** Flux's event endpoint (notification-controller's --events-addr); undefined: not served. */
+  eventsHost?: string;
+  eventsPort?: number;
+  /** --rate-limit-interval: identical events inside it are notified once (default 5m). */
+  rateLimitIntervalMs?: number;
   /** --receiver-allow-cross-namespace: a Receiver may name other namespaces' objects (off: its own only). */
   receiverAllowCrossNamespace?: boolean;
   requeueDependencyMs: number;
@@ -116,6 +122,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   let controllers: Controller[] = [];
   let artifactServer: Awaited<ReturnType<typeof startArtifactServer>> | undefined;
   let receiverServer: Awaited<ReturnType<typeof startReceiverServer>> | undefined;
+  const notifications = new Notifications();
   const probes = await startProbesServer({
     host: o.healthHost,
     port: o.healthPort,
@@ -156,7 +163,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     const deps: ControllerDeps = {
       cluster,
       storage,
-      events: new EventRecorder(cluster.client, "flotilla-controller", o.log),
+      events: new EventRecorder(cluster.client, "flotilla-controller", o.log, hostname()),
       sources: new SourceFetcher(cluster.client, join(o.storagePath, ".consumer-cache")),
       receivers: new ReceiverCache(),
       flags: {
@@ -172,8 +179,22 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
-    const setups = [...CONTROLLERS, ...((await o.extraControllers?.(cluster)) ?? [])];
+    const setups = [
+      ...CONTROLLERS,
+      notifications.alertController as ControllerSetup,
+      notifications.providerController as ControllerSetup,
+      ...((await o.extraControllers?.(cluster)) ?? []),
+    ];
     controllers = setups.map((setup) => createController(setup, deps, shared));
+    // The dispatcher before the controllers start: their first events are notified too.
+    await notifications.start({
+      cluster,
+      events: deps.events,
+      log: o.log,
+      eventsAddress: o.eventsPort !== undefined ? { host: o.eventsHost ?? "0.0.0.0", port: o.eventsPort } : undefined,
+      rateLimitIntervalMs: o.rateLimitIntervalMs,
+      noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+    });
     for (const c of controllers) await c.start();
     // After the controllers: requests are looked up in the Receiver controller's synced cache.
     receiverServer = await startReceiverServer({
@@ -188,6 +209,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     o.log.info("controllers started", {
       artifactServer: artifactServer.url,
       receiverServer: receiverServer.url,
+      ...(notifications.eventServerUrl ? { eventServer: notifications.eventServerUrl } : {}),
       identity,
     });
   };
@@ -216,6 +238,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     await Promise.all(controllers.map((c) => c.stop()));
     await elector?.stop(true);
     await receiverServer?.close();
+    await notifications.stop();
     await artifactServer?.close();
     await probes.close();
     await metricsServer?.close();

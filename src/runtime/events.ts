@@ -5,14 +5,23 @@ import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import type { KubeObject } from "../api/meta/object.js";
 import type { Logger } from "./logger.js";
+import { fluxEventOf, type FluxEvent } from "./flux-event.js";
 
 export type EventType = "Normal" | "Warning";
 
+/** Takes Flux's payload of every recorded event; must not block (the notification dispatcher queues). */
+export type EventSink = (event: FluxEvent, obj: KubeObject) => void;
+
 export class EventRecorder {
+  /** Where each event's Flux payload goes besides the API server (the in-process notification dispatcher). */
+  sink?: EventSink;
+
   constructor(
     private readonly client: KubeClient,
     private readonly component: string,
     private readonly log: Logger,
+    /** reportingInstance of the Flux payload: the process's identity. */
+    private readonly instance = component,
   ) {}
 
   /** Records an Event on the object; failures are logged, never fail the reconcile. */
@@ -24,6 +33,16 @@ export class EventRecorder {
     annotations: Record<string, string> = {},
   ): Promise<void> {
     const namespace = obj.metadata.namespace ?? "default";
+    if (this.sink) {
+      try {
+        this.sink(fluxEventOf(obj, type, reason, message, annotations, this.instance), obj);
+      } catch (err) {
+        this.log.error("failed to hand the event to the notification dispatcher", {
+          reason,
+          error: (err as Error).message,
+        });
+      }
+    }
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
     const event = {
       apiVersion: "v1",

@@ -16,6 +16,8 @@ export interface ControllerProcess {
   healthUrl(): Promise<string>;
   /** http://127.0.0.1:PORT of the webhook receiver, once this process leads and has said it. */
   receiverUrl(): Promise<string>;
+  /** http://127.0.0.1:PORT of Flux's event endpoint (--events-addr), once this process leads and has said it. */
+  eventsUrl(): Promise<string>;
   /** Waits for the process to exit (after a kill). */
   exited(): Promise<void>;
 }
@@ -60,6 +62,8 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       "127.0.0.1:0",
       // Over the Deployment's --metrics-addr=:8080 when leadingArgs carry it: never a fixed port here.
       "--metrics-addr",
+      "127.0.0.1:0",
+      "--events-addr",
       "127.0.0.1:0",
       // Generous: a renewal that takes seconds on a loaded 2-core machine must not cost the lease (losing it
       // ends the process); a replica killed on purpose is replaced within LEASE_SECONDS.
@@ -106,6 +110,11 @@ export function startController(opts: ControllerOptions): ControllerProcess {
       eventually(
         "the controller's webhook receiver address",
         async () => logs.find((l) => l.msg === "controllers started")?.receiverServer as string | undefined,
+      ),
+    eventsUrl: () =>
+      eventually(
+        "the controller's event endpoint address",
+        async () => logs.find((l) => l.msg === "controllers started")?.eventServer as string | undefined,
       ),
     exited: () => exit,
   };

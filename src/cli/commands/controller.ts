@@ -46,6 +46,8 @@ export function controllerCommand(): Command {
     if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
     const metricsAt = listen("--metrics-addr", "metricsAddr");
     if (outside && cmd.getOptionValueSource("metricsAddr") === "default") metricsAt.port = 0;
+    const events = listen("--events-addr", "eventsAddr");
+    if (outside && cmd.getOptionValueSource("eventsAddr") === "default") events.port = 0;
     const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
     if (!dashboardAt && opts.dashboardTokenFile) throw new UsageError("--dashboard-token-file needs --dashboard-addr");
     const dashboardAuth = dashboardAt
@@ -105,6 +107,9 @@ export function controllerCommand(): Command {
       metricsPort: metricsAt.port,
       receiverHost: receiver.host,
       receiverPort: receiver.port,
+      eventsHost: events.host,
+      eventsPort: events.port,
+      rateLimitIntervalMs: durationFlag("--rate-limit-interval", opts.rateLimitInterval),
       receiverAllowCrossNamespace: opts.receiverAllowCrossNamespace === true,
       requeueDependencyMs: flags.requeueDependencyMs,
       strictSubstitutions: featureGates.StrictPostBuildSubstitutions,

@@ -67,6 +67,12 @@ export function withControllerOptions(command: Command): Command {
       )
       // notification-controller spells it --receiverAddr: a Flux Deployment's arguments work as written.
       .addOption(new Option("--receiverAddr <addr>").hideHelp())
+      .option(
+        "--events-addr <addr>",
+        "Flux's event endpoint (POST /, for Flux controllers in a mixed installation); outside a cluster the default is a free loopback port, logged. Flux's default, :9090, is the artifact server's here",
+        ":9091",
+      )
+      .option("--rate-limit-interval <d>", "identical events inside this interval are notified once", "5m")
       .addOption(
         goBoolOption(
           "--receiver-allow-cross-namespace",
