@@ -178,10 +178,16 @@ afterAll(async () => {
 describe("Alerts and Providers (notification.toolkit.fluxcd.io/v1beta3) with the real controller", () => {
   it("delivers GitRepository and Kustomization events to a generic-hmac receiver, signed with the Secret's token", async () => {
     await eventually(
-      "events of both kinds at /hmac",
+      "events of both kinds at /hmac, the app's applied (info) among them",
       async () => {
-        const kinds = new Set(events("/hmac").map((e) => e.involvedObject.kind));
-        return kinds.has("GitRepository") && kinds.has("Kustomization");
+        const got = events("/hmac");
+        return (
+          got.some((e) => e.involvedObject.kind === "GitRepository") &&
+          got.some(
+            (e) =>
+              e.involvedObject.kind === "Kustomization" && e.involvedObject.name === "app" && e.severity === "info",
+          )
+        );
       },
       120_000,
     );
@@ -189,7 +195,9 @@ describe("Alerts and Providers (notification.toolkit.fluxcd.io/v1beta3) with the
       expect(r.headers["x-signature"]).toBe(`sha256=${createHmac("sha256", TOKEN).update(r.body).digest("hex")}`);
       expect(r.body).not.toContain(TOKEN);
     }
-    const applied = events("/hmac").find((e) => e.involvedObject.kind === "Kustomization" && e.severity === "info")!;
+    const applied = events("/hmac").find(
+      (e) => e.involvedObject.kind === "Kustomization" && e.involvedObject.name === "app" && e.severity === "info",
+    )!;
     expect(applied.involvedObject).toMatchObject({ name: "app", namespace: ns });
     expect(applied.reportingController).toBe("kustomize-controller");
     expect(at("/hmac")[0]!.headers["gotk-component"]).toMatch(/-controller$/);
