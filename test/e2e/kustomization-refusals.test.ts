@@ -63,13 +63,6 @@ describe("Kustomization refusals", () => {
     expect(failed.message).toContain('"https://github.com/example/repo//deploy?ref=main" is a remote base');
   });
 
-  it("SOPS decryption is Stalled with a clear 'not supported yet'", async () => {
-    await h.createKs("sops", { path: "./app", decryption: { provider: "sops", secretRef: { name: "sops-age" } } });
-    const failed = await h.waitNotReady("sops", "DecryptionFailed");
-    expect(failed.message).toBe("SOPS decryption is not supported yet by flotilla");
-    expect(await stalled("sops")).toBe("True");
-  });
-
   it("a kubeconfig Secret is read by key, else 'value', else 'value.yaml'; without any the message names the Secret", async () => {
     const admin = await h.mgmt.client.get<{ data: Record<string, string> }>(
       "/api/v1/namespaces/tenants/secrets/tenant1-admin-kubeconfig",
