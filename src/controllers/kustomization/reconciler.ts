@@ -48,6 +48,7 @@ import {
   renderKustomizationDecrypted,
 } from "./render-apply.js";
 import { DecryptionError } from "./sops-decrypt.js";
+import { encryptedSecretRefusal } from "./sops-formats.js";
 import { decryptionSpecRefusal, type SopsAgeSecret, sopsKeyringFor } from "./sops-keys.js";
 
 export interface KustomizationControllerOptions {
@@ -160,6 +161,10 @@ export class KustomizationReconciler extends AppReconciler<Kustomization> {
       fetched.release(); // the build has read every file it needs
     }
     secrets.addObjects(objects);
+    const stillEncrypted = spec.decryption
+      ? undefined
+      : encryptedSecretRefusal(objects as unknown as Record<string, unknown>[]);
+    if (stillEncrypted) throw new ReconcileFailure("ReconciliationFailed", stillEncrypted);
     attempt.phases.built = Date.now();
     attempt.digest = `sha256:${createHash("sha256").update(JSON.stringify(objects)).digest("hex")}`;
     const owner = kustomizationApplyOwner(ks);

@@ -78,3 +78,17 @@ export function cloudOnlyRefusal(data: Uint8Array, what: string): string | undef
     `add an age or OpenPGP recipient to it (sops updatekeys) and put that key in the decryption Secret`
   );
 }
+
+/**
+ * kustomize-controller's apply guard: a v1 Secret still carrying a `sops` block, in a Kustomization
+ * without spec.decryption, is refused (its message), unless annotated decrypt: disabled.
+ */
+export function encryptedSecretRefusal(objects: Record<string, unknown>[]): string | undefined {
+  for (const o of objects) {
+    if (o.kind !== "Secret" || o.apiVersion !== "v1" || o.sops === undefined) continue;
+    const md = (o.metadata ?? {}) as { name?: string; namespace?: string; annotations?: Record<string, string> };
+    if (md.annotations?.["kustomize.toolkit.fluxcd.io/decrypt"]?.toLowerCase() === "disabled") continue;
+    return `Secret/${md.namespace ? `${md.namespace}/` : ""}${md.name} is SOPS encrypted, configuring decryption is required for this secret to be reconciled`;
+  }
+  return undefined;
+}
