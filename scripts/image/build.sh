@@ -7,17 +7,26 @@
 #   app      /app (dist/ compiled afresh, production node_modules from `npm ci --omit=dev`), /usr/local/bin/flotilla
 # Same commit, same Debian packages, same node/helm binaries: same digest (SOURCE_DATE_EPOCH is the commit's time).
 # usage: npm run image [-- --check-reproducible]   (builds twice and fails unless both digests agree)
+#        npm run image [-- --push <registry>[/<path>]]  (then copies it to <registry>[/<path>]/flotilla:<version>,
+#        where `flotilla install --registry <registry>[/<path>]` looks; scripts/image/push.mjs)
 # The last line printed is the archive's path. docs/decisions/0038-container-image.md says why it is built this way.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 fail() { echo "flotilla image: $*" >&2; exit 1; }
 check=0
-for arg in "$@"; do
-  case "$arg" in
+push=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
     --check-reproducible) check=1 ;;
-    *) fail "unknown option '$arg' (the one option is --check-reproducible)" ;;
+    --push)
+      [[ $# -ge 2 ]] || fail "--push needs a registry, e.g. --push 127.0.0.1:5000/mirror"
+      push="$2"
+      shift
+      ;;
+    *) fail "unknown option '$1' (the options are --check-reproducible and --push <registry>)" ;;
   esac
+  shift
 done
 
 bash scripts/image/ensure-build-packages.sh
@@ -112,5 +121,8 @@ if [[ $check -eq 1 ]]; then
   [[ "$digest" == "$first" ]] || fail "not reproducible: two builds of $revision gave manifests $first and $digest"
   cmp -s "$archive" "$work/second.oci.tar" || fail "not reproducible: the two archives differ though the manifests agree"
   echo "flotilla image: reproducible: a second build gave the same manifest $digest and the same archive" >&2
+fi
+if [[ -n "$push" ]]; then
+  node scripts/image/push.mjs "$archive" "$push" >&2
 fi
 realpath "$archive"

@@ -22,6 +22,8 @@ import { startGitHttpServer } from "../support/git-http-server.js";
 import { copyKubeconfig, serveCrds } from "../support/harness.js";
 import { type ImageConfig, unpackImage } from "../support/oci-unpack.js";
 import { containerPid, type PodContainerRun, type PodSpec, runPodContainer } from "../support/pod-chroot.js";
+import { startOciRegistry } from "../support/oci-registry.js";
+import { RegistryClient } from "../../src/sources/oci/client.js";
 
 const VERSION = JSON.parse(readFileSync("package.json", "utf8")).version as string;
 const ARCHIVE = process.env.FLOTILLA_IMAGE_ARCHIVE ?? `dist/image/flotilla-${VERSION}.oci.tar`;
@@ -254,4 +256,30 @@ describe("flotilla's image run as the install's pod", () => {
     expect(code).toBe(0);
     expect(existsSync(`/proc/${pid}`)).toBe(false);
   }, 120_000);
+
+  it("is pushed as `npm run image -- --push` pushes it: the registry serves the build's digest where install --registry looks", async () => {
+    const reg = await startOciRegistry();
+    try {
+      const index = JSON.parse(execFileSync("tar", ["-xOf", ARCHIVE, "index.json"], { encoding: "utf8" })) as {
+        manifests: { digest: string }[];
+      };
+      const built = index.manifests[0]!.digest;
+      const out = execFileSync("node", ["scripts/image/push.mjs", ARCHIVE, `${reg.host}/mirror`], {
+        encoding: "utf8",
+      });
+      expect(out.trim().split("\n").at(-1)).toBe(`${reg.host}/mirror/flotilla:${VERSION}@${built}`);
+      const client = new RegistryClient(reg.host, { insecure: true });
+      try {
+        const served = await client.getManifest("mirror/flotilla", VERSION);
+        expect(served.digest).toBe(built);
+      } finally {
+        await client.close();
+      }
+      // The reference the install writes for that registry is the one pushed.
+      const exported = await runCli(["install", "--export", "--registry", `${reg.host}/mirror`]);
+      expect(exported.stdout).toContain(`image: ${reg.host}/mirror/flotilla:${VERSION}`);
+    } finally {
+      await reg.stop();
+    }
+  });
 });
