@@ -30,9 +30,15 @@ describe("API paths from the table of kinds", () => {
     expect(apiPath({ group: "", version: "v1" })).toBe("/api/v1");
   });
 
-  it("gives every served kind exactly one stored version, Flux's (v2 for HelmRelease, else v1; the fleet's v1alpha1), among the served ones", () => {
+  it("gives every served kind exactly one stored version, Flux's (v2 for HelmRelease, v1beta3 for notification's Alert and Provider, else v1; the fleet's v1alpha1), among the served ones", () => {
+    const storedOf = (kind: (typeof SERVED_KINDS)[keyof typeof SERVED_KINDS]) => {
+      if (kind.kind === "HelmRelease") return "v2";
+      if (kind.group === "notification.toolkit.fluxcd.io" && ["Alert", "Provider"].includes(kind.kind))
+        return "v1beta3";
+      return kind.group === "fleet.flotilla.dev" ? "v1alpha1" : "v1";
+    };
     for (const kind of Object.values(SERVED_KINDS)) {
-      const stored = kind.kind === "HelmRelease" ? "v2" : kind.group === "fleet.flotilla.dev" ? "v1alpha1" : "v1";
+      const stored = storedOf(kind);
       expect(kind.versions.filter((v) => v.storage).map((v) => v.name)).toEqual([stored]);
       expect(kind.versions.every((v) => v.served)).toBe(true);
     }
