@@ -2,8 +2,8 @@
 # `npm run image`: flotilla's container image as an OCI image layout archive, built with no container daemon
 # (none can run on these machines). Three layers, each a reproducible tar (scripts/image/oci-layout.mjs):
 #   base     Debian bookworm from Debian's packages (mmdebstrap, variant essential + git, ssh, gpg, CA certificates)
-#   runtime  /usr/local/bin/node (this machine's Node.js, which needs only libc/libstdc++/libgcc from base) and helm
-#            (the pinned one tools/build.sh builds)
+#   runtime  /usr/local/bin/node (this machine's Node.js, which needs only libc/libstdc++/libgcc from base), helm
+#            and sops (the pinned ones tools/build.sh builds)
 #   app      /app (dist/ compiled afresh, production node_modules from `npm ci --omit=dev`), /usr/local/bin/flotilla
 # Same commit, same Debian packages, same node/helm binaries: same digest (SOURCE_DATE_EPOCH is the commit's time).
 # usage: npm run image [-- --check-reproducible]   (builds twice and fails unless both digests agree)
@@ -30,8 +30,12 @@ while [[ $# -gt 0 ]]; do
 done
 
 bash scripts/image/ensure-build-packages.sh
-helm="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}/bin/helm"
+tools_bin="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}/bin"
+helm="$tools_bin/helm"
 [[ -x "$helm" ]] || bash tools/build.sh helm
+# sops decrypts a Kustomization's spec.decryption (decision 0036); the pinned build, as helm.
+sops="$tools_bin/sops"
+[[ -x "$sops" ]] || bash tools/build.sh sops
 node=/usr/bin/node
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
   || fail "$node is $($node --version): the image needs Node.js 20.19 or newer"
@@ -72,11 +76,12 @@ base_rootfs() {
   mkdir -p "$dir/data"
 }
 
-# The Node.js runtime and helm.
+# The Node.js runtime, helm and sops.
 runtime_layer() {
   local dir="$1"
   install -D -m 0755 "$node" "$dir/usr/local/bin/node"
   install -D -m 0755 "$helm" "$dir/usr/local/bin/helm"
+  install -D -m 0755 "$sops" "$dir/usr/local/bin/sops"
 }
 
 # flotilla itself: compiled from src/ into a clean directory (no stale files of an older dist/), its production
