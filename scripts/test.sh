@@ -19,24 +19,33 @@ status=0
 echo "flotilla: unit and parity tests" >&2
 npx vitest run --project unit --project parity --passWithNoTests "$@" || status=1
 
+# The container image (a full run only, not a file filter): built twice by `npm run test:image`, which fails
+# unless both builds give the same digest, then run as the pod `flotilla install --export` describes on a fleet
+# of its own (vitest.image.config.ts). Needs root, as the rest of the suite does. It runs beside the e2e lanes
+# (its ten minutes are mostly dpkg and gzip) and its output follows theirs.
+runs=3
+image_log="$(mktemp)"
+image_pid=""
+if [[ $# -eq 0 ]]; then
+  runs=4
+  echo "flotilla: the container image (npm run test:image), beside the e2e lanes" >&2
+  npm run -s test:image >"$image_log" 2>&1 &
+  image_pid=$!
+fi
+
 echo "flotilla: end-to-end tests, two lanes (the e2e-long lane's output follows the e2e lane's)" >&2
 npx vitest run --project e2e-long --passWithNoTests "$@" >"$long_log" 2>&1 &
 long_pid=$!
-# If this script is stopped, the long lane goes too (its global setup stops its fleet on SIGTERM).
-trap 'kill "$long_pid" 2>/dev/null || true; rm -f "$summary" "$long_log"' EXIT
+# If this script is stopped, the long lane and the image run go too (their global setups stop their fleets on SIGTERM).
+trap 'kill "$long_pid" $image_pid 2>/dev/null || true; rm -f "$summary" "$long_log" "$image_log"' EXIT
 npx vitest run --project e2e --passWithNoTests "$@" || status=1
 wait "$long_pid" || status=1
 echo "flotilla: the e2e-long lane:" >&2
 cat "$long_log"
-
-# The container image (a full run only, not a file filter): built twice by `npm run test:image`, which fails
-# unless both builds give the same digest, then run as the pod `flotilla install --export` describes on a fleet
-# of its own (vitest.image.config.ts). Needs root, as the rest of the suite does.
-runs=3
-if [[ $# -eq 0 ]]; then
-  runs=4
-  echo "flotilla: the container image (npm run test:image)" >&2
-  npm run -s test:image || status=1
+if [[ -n "$image_pid" ]]; then
+  wait "$image_pid" || status=1
+  echo "flotilla: the container image:" >&2
+  cat "$image_log"
 fi
 
 # A run that ended without counts (its fleet never started, vitest crashed) counts as one failure.
