@@ -14,8 +14,12 @@ const CONDITION_FIELDS = ["lastTransitionTime", "message", "observedGeneration",
 
 /** Fields flotilla's schemas carry beyond Flux's, each with its reason in the schema file. */
 const EXTRA: Record<string, string[]> = {
-  // v1beta patches survive conversion to the stored v1 (kustomization-schema.ts).
+  // v1beta patches survive conversion to the stored v1 (kustomization-schema.ts); dependsOn across kinds, in the
+  // shape of Flux's open kustomize-controller#1653 (decision 0041).
   "Kustomization/v1/spec": [
+    "dependsOn[].apiVersion",
+    "dependsOn[].kind",
+    "dependsOn[].ready",
     "patchesJson6902",
     "patchesJson6902[].patch",
     "patchesJson6902[].patch[].from",
@@ -34,9 +38,13 @@ const EXTRA: Record<string, string[]> = {
   ],
   // v1beta2's valuesFile survives conversion to the stored v1 (helm.ts).
   "HelmChart/v1/spec": ["valuesFile"],
-  // v2beta valuesFile and post-renderer patches survive conversion to the stored v2 (helmrelease-schema.ts).
+  // v2beta valuesFile and post-renderer patches survive conversion to the stored v2 (helmrelease-schema.ts);
+  // dependsOn across kinds, in the shape of Flux's open helm-controller#1480 (decision 0041).
   "HelmRelease/v2/spec": [
     "chart.spec.valuesFile",
+    "dependsOn[].apiVersion",
+    "dependsOn[].kind",
+    "dependsOn[].ready",
     "postRenderers[].kustomize.patchesJson6902",
     "postRenderers[].kustomize.patchesJson6902[].patch",
     "postRenderers[].kustomize.patchesJson6902[].patch[].from",
