@@ -69,6 +69,35 @@ async function createOci(name: string, spec: Record<string, unknown>): Promise<v
   });
 }
 
+/** An OCIRepository for the chart `name` pushed by helm, and a FleetHelmRelease of it on every cluster (release `name`). */
+async function createChartFleet(name: string, rollout?: Record<string, unknown>): Promise<void> {
+  await createOci(`${name}-chart`, {
+    url: `${reg.url}/${CHARTS_PATH}/${name}`,
+    ref: { semver: ">=1.0.0" },
+    layerSelector: { mediaType: HELM_LAYER, operation: "copy" },
+  });
+  await mgmt.client.create(pathOf(SERVED_KINDS.FleetHelmRelease, env.ns), {
+    apiVersion: fleetApi,
+    kind: "FleetHelmRelease",
+    metadata: { name, namespace: env.ns, labels: shard() },
+    spec: {
+      clusterSelector: {},
+      template: {
+        metadata: { labels: shard() },
+        spec: {
+          interval: "10m",
+          timeout: "60s",
+          targetNamespace: RELEASE_NS,
+          releaseName: name,
+          install: { createNamespace: true },
+          chartRef: { kind: "OCIRepository", name: `${name}-chart` },
+        },
+      },
+      ...(rollout ? { rollout } : {}),
+    },
+  });
+}
+
 beforeAll(async () => {
   reg = await startOciRegistry();
   env = await startHelmReleaseEnv("fleetoci");
@@ -179,30 +208,7 @@ describe("the fleet layer on OCI artifacts", () => {
 
   it("a FleetHelmRelease whose chartRef is an OCIRepository installs the chart on both tenant planes", async () => {
     await pushChart(reg, "addon", "1.0.0", { message: "from the registry" });
-    await createOci("addon-chart", {
-      url: `${reg.url}/${CHARTS_PATH}/addon`,
-      ref: { semver: ">=1.0.0" },
-      layerSelector: { mediaType: HELM_LAYER, operation: "copy" },
-    });
-    await mgmt.client.create(pathOf(SERVED_KINDS.FleetHelmRelease, env.ns), {
-      apiVersion: fleetApi,
-      kind: "FleetHelmRelease",
-      metadata: { name: "addon", namespace: env.ns, labels: shard() },
-      spec: {
-        clusterSelector: {},
-        template: {
-          metadata: { labels: shard() },
-          spec: {
-            interval: "10m",
-            timeout: "60s",
-            targetNamespace: RELEASE_NS,
-            releaseName: "addon",
-            install: { createNamespace: true },
-            chartRef: { kind: "OCIRepository", name: "addon-chart" },
-          },
-        },
-      },
-    });
+    await createChartFleet("addon");
     const fhr = await eventually(
       "the FleetHelmRelease Ready on both planes",
       async () => {
@@ -234,36 +240,12 @@ describe("the fleet layer on OCI artifacts", () => {
 
   it("a FleetHelmRelease staged rollout of a chartRef holds the gated plane at the chart digest it reached", async () => {
     const d1 = await pushChart(reg, "staged", "1.0.0", { message: "one" });
-    await createOci("staged-chart", {
-      url: `${reg.url}/${CHARTS_PATH}/staged`,
-      ref: { semver: ">=1.0.0" },
-      layerSelector: { mediaType: HELM_LAYER, operation: "copy" },
-    });
     const path = pathOf(SERVED_KINDS.FleetHelmRelease, env.ns, "staged");
-    await mgmt.client.create(pathOf(SERVED_KINDS.FleetHelmRelease, env.ns), {
-      apiVersion: fleetApi,
-      kind: "FleetHelmRelease",
-      metadata: { name: "staged", namespace: env.ns, labels: shard() },
-      spec: {
-        clusterSelector: {},
-        template: {
-          metadata: { labels: shard() },
-          spec: {
-            interval: "10m",
-            timeout: "60s",
-            targetNamespace: RELEASE_NS,
-            releaseName: "staged",
-            install: { createNamespace: true },
-            chartRef: { kind: "OCIRepository", name: "staged-chart" },
-          },
-        },
-        rollout: {
-          stages: [
-            { name: "early", clusterSelector: { matchLabels: { ring: "early" } } },
-            { name: "late", clusterSelector: { matchLabels: { ring: "late" } }, approval: "Manual" },
-          ],
-        },
-      },
+    await createChartFleet("staged", {
+      stages: [
+        { name: "early", clusterSelector: { matchLabels: { ring: "early" } } },
+        { name: "late", clusterSelector: { matchLabels: { ring: "late" } }, approval: "Manual" },
+      ],
     });
     const stageOf = async (name: string) =>
       (await mgmt.client.get<FleetHelmRelease>(path)).status?.rollout?.stages.find((s) => s.name === name);

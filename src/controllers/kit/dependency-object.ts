@@ -5,20 +5,12 @@
 // An entry without `kind`, or naming the dependent's own kind, keeps its classic meaning (dependencies.ts).
 import type { Cluster } from "../../kube/cluster.js";
 import { NoMatchError } from "../../kube/discovery.js";
-import type { KubeObject } from "../../api/meta/object.js";
+import type { DependencyReference, KubeObject } from "../../api/meta/object.js";
 import { computeHealth } from "../../ssa/index.js";
 import { ReconcileFailure } from "./failure.js";
 
-/** One spec.dependsOn entry, every field any kind has. */
-export interface DependencyRef {
-  apiVersion?: string;
-  kind?: string;
-  name: string;
-  namespace?: string;
-  /** With `kind`: false waits only for the object to exist (default true: kstatus Current). */
-  ready?: boolean;
-  readyExpr?: string;
-}
+/** One spec.dependsOn entry, every field any kind has (the api's type). */
+export type DependencyRef = DependencyReference;
 
 const groupOf = (apiVersion: string | undefined) =>
   apiVersion?.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
