@@ -2,6 +2,7 @@
 // byte-identical to flux's for the same flags (test/unit/create-export-parity.test.ts holds flux's
 // goldens); without it the object is applied and waited for until Ready.
 import { Command } from "commander";
+import { alertCommands } from "./create/create-alert.js";
 import { clusterCommand } from "./create/create-cluster.js";
 import { receiverCommand } from "./create/create-receiver.js";
 import { sourceCommands } from "./create/create-sources.js";
@@ -15,6 +16,6 @@ export function createCommand(): Command {
     .addCommand(tenantCommand())
     .addCommand(secretCommands())
     .addCommand(clusterCommand());
-  for (const c of workloadCommands()) cmd.addCommand(c);
+  for (const c of [...workloadCommands(), ...alertCommands()]) cmd.addCommand(c);
   return cmd.addCommand(receiverCommand());
 }
