@@ -67,7 +67,15 @@ export function getCommand(): Command {
   sources.addCommand(allCommand(SOURCES, "Get all source statuses"));
   return get.addCommand(
     allCommand(
-      [...SOURCES, GET_KINDS.HelmRelease, GET_KINDS.Kustomization, GET_KINDS.Receiver],
+      // flux's get_all.go order.
+      [
+        ...SOURCES,
+        GET_KINDS.HelmRelease,
+        GET_KINDS.Kustomization,
+        GET_KINDS.Receiver,
+        GET_KINDS.Provider,
+        GET_KINDS.Alert,
+      ],
       "Get all resources and statuses",
     ),
   );

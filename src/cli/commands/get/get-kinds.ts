@@ -44,6 +44,8 @@ export interface GetKind {
   revisionHeader?: string;
   /** No REVISION column at all (flux's get receivers: NAME SUSPENDED READY MESSAGE). */
   noRevision?: boolean;
+  /** No SUSPENDED column either (flux's get alert-providers: NAME READY MESSAGE). */
+  noSuspended?: boolean;
   /** REVISION and MESSAGE of one object. */
   revisionAndMessage(o: FluxObject, ready: { status: string; message: string }): [revision: string, message: string];
   source?(o: FluxObject): string;
@@ -114,6 +116,21 @@ export const GET_KINDS = {
     noRevision: true,
     revisionAndMessage: (_o, r) => ["", r.message],
   },
+  // flux's get alerts and get alert-providers: Ready and its message, which flotilla's controllers keep on status
+  // (flux prints "Alert is Ready" whatever the object's state; decision 0037).
+  Alert: {
+    entry: SERVED_KINDS.Alert,
+    hasSource: false,
+    noRevision: true,
+    revisionAndMessage: (_o, r) => ["", r.message],
+  },
+  Provider: {
+    entry: SERVED_KINDS.Provider,
+    hasSource: false,
+    noRevision: true,
+    noSuspended: true,
+    revisionAndMessage: (_o, r) => ["", r.message],
+  },
   // flotilla's fleet: a cluster's Kubernetes version where Flux's kinds show a revision.
   Cluster: {
     entry: SERVED_KINDS.Cluster,
@@ -145,7 +162,7 @@ export function headersOf(k: GetKind, o: RowOptions): string[] {
     "Name",
     ...(k.hasSource && o.showSource ? ["Source"] : []),
     ...(k.noRevision ? [] : [k.revisionHeader ?? "Revision"]),
-    "Suspended",
+    ...(k.noSuspended ? [] : ["Suspended"]),
     "Ready",
     "Message",
   ];
@@ -161,7 +178,7 @@ export function rowOf(k: GetKind, obj: FluxObject, o: RowOptions): string[] {
     name,
     ...(k.hasSource && o.showSource ? [k.source!(obj)] : []),
     ...(k.noRevision ? [] : [revision]),
-    obj.spec?.suspend === true ? "True" : "False",
+    ...(k.noSuspended ? [] : [obj.spec?.suspend === true ? "True" : "False"]),
     ready.status,
     message,
   ];

@@ -120,6 +120,19 @@ export const CLI_KINDS: CliKind[] = [
     },
     operate: { path: ["receiver"], aliases: [], wording: OPERATE_KINDS.RECEIVER },
   },
+  {
+    entry: SERVED_KINDS.Alert,
+    get: { path: ["alerts"], aliases: ["alert"], columns: GET_KINDS.Alert, example: "  flotilla get alerts -A" },
+  },
+  {
+    entry: SERVED_KINDS.Provider,
+    get: {
+      path: ["alert-providers"],
+      aliases: ["alert-provider"],
+      columns: GET_KINDS.Provider,
+      example: "  flotilla get alert-providers -n flux-system",
+    },
+  },
 ];
 
 // Each facet's kind is the row's kind: a row can't name one kind and print another's columns.
