@@ -2,31 +2,14 @@
 // else ~/.cache/flotilla/tools/bin/helm), then `helm` on PATH (a container image). A binary's version
 // is checked on its first use in a process and remembered: helm v3 or v4, as kustomize requires.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { toolsDir } from "../tools-dir.js";
+import { isAbsolute, join, resolve } from "node:path";
+import { executable, onPath, toolsDir } from "../tools-dir.js";
 import { HelmNotFoundError, HelmVersionError } from "./errors.js";
 
 const SUPPORTED_MAJORS = ["3", "4"];
 const VERSION_TIMEOUT_MS = 30_000;
-
-const executable = (file: string) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    const file = join(dir, name);
-    if (existsSync(file) && executable(file)) return file;
-  }
-  return undefined;
-}
 
 /**
  * The helm binary to run, as an absolute path. `command` is an explicit choice (kustomize's

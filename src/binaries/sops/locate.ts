@@ -1,27 +1,9 @@
 // Finding sops (and gpg, which sops runs for OpenPGP keys). Lookup order: the pinned toolchain
 // ($FLOTILLA_TOOLS_DIR/bin/sops, else ~/.cache/flotilla/tools/bin/sops), then `sops` on PATH (a container
 // image). A missing sops fails loudly with what to do: decryption never falls back to anything else.
-import { accessSync, constants, existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
-import { toolsDir } from "../tools-dir.js";
+import { join } from "node:path";
+import { executable, onPath, toolsDir } from "../tools-dir.js";
 import { SopsNotFoundError } from "./errors.js";
-
-const executable = (file: string) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    const file = join(dir, name);
-    if (existsSync(file) && executable(file)) return file;
-  }
-  return undefined;
-}
 
 /** The sops binary to run, as an absolute path. */
 export function locateSops(env: NodeJS.ProcessEnv = process.env): string {
