@@ -45,27 +45,18 @@ export const PROVIDER_TYPES = [
   "incident.io",
 ] as const;
 
-/** v1beta2's enum (notification-controller v1.8.4). */
-const PROVIDER_TYPES_V1BETA2 = [
-  ...PROVIDER_TYPES.slice(0, PROVIDER_TYPES.indexOf("gitea") + 1),
-  "bitbucketserver",
-  "bitbucket",
-  "azuredevops",
-  "googlechat",
-  "googlepubsub",
-  "webex",
-  "sentry",
-  "azureeventhub",
-  "telegram",
-  "lark",
-  "matrix",
-  "opsgenie",
-  "alertmanager",
-  "grafana",
-  "githubdispatch",
-  "pagerduty",
-  "datadog",
+/** v1beta2's enum (notification-controller v1.8.4): v1beta3's without the types added since, in the same order. */
+const ADDED_AFTER_V1BETA2: readonly string[] = [
+  "giteapullrequestcomment",
+  "githubpullrequestcomment",
+  "gitlabmergerequestcomment",
+  "nats",
+  "zulip",
+  "otel",
+  "zoom",
+  "incident.io",
 ];
+const PROVIDER_TYPES_V1BETA2 = PROVIDER_TYPES.filter((t) => !ADDED_AFTER_V1BETA2.includes(t));
 
 /** The types whose events set a commit status on a Git forge (Flux's isCommitStatusProvider). */
 export const COMMIT_STATUS_TYPES = ["github", "gitlab", "gitea", "bitbucketserver", "bitbucket", "azuredevops"];
