@@ -26,6 +26,8 @@ import { ReconciledObjects } from "../kit/objects.js";
 import { type Outcome, progressing } from "../kit/outcome.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { buildResourceSet, setCommonMetadata } from "./build.js";
+import { computeChecksums } from "./checksum-from.js";
+import { convertKubeConfigResources, copyResources } from "./copy-from.js";
 import { checkDependencies } from "./dependencies.js";
 import { combineInputs, orderProviders } from "./inputs.js";
 import { readProviders } from "./providers.js";
@@ -152,6 +154,11 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     setCommonMetadata(objects, r.spec.commonMetadata);
 
     const target = this.target(r);
+    // copyFrom, convertKubeConfigFrom and checksumFrom read their sources as the ResourceSet's account.
+    // A failure here is ReconciliationFailed (not Stalled): the source may appear later.
+    await copyResources(target, objects);
+    await convertKubeConfigResources(target, objects);
+    const externalChecksumRefs = await computeChecksums(target, objects);
     const manager = new ResourceManager(target, {
       fieldManager: RESOURCESET_FIELD_MANAGER,
       owner: ownerOf(r),
@@ -181,7 +188,10 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
           "ReconciliationFailed",
           metadata,
         );
-        return { outcome: new ReconcileFailure("ReconciliationFailed", message), status: { inventory, history } };
+        return {
+          outcome: new ReconcileFailure("ReconciliationFailed", message),
+          status: { inventory, history, externalChecksumRefs },
+        };
       }
     }
     const message = `Reconciliation finished in ${goDuration(Date.now() - started)}`;
@@ -195,7 +205,7 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     );
     return {
       outcome: { reason: "ReconciliationSucceeded", message, event: { reason: "ReconciliationSucceeded", message } },
-      status: { inventory, lastAppliedRevision: digest, history },
+      status: { inventory, lastAppliedRevision: digest, history, externalChecksumRefs },
     };
   }
 }

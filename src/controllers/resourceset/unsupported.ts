@@ -23,12 +23,7 @@ export const RESOURCESET_UNSUPPORTED: UnsupportedField<ResourceSetSpec>[] = [
   },
 ];
 
-const OBJECT_ANNOTATIONS = [
-  OPERATOR_ANNOTATIONS.copyFrom,
-  OPERATOR_ANNOTATIONS.checksumFrom,
-  OPERATOR_ANNOTATIONS.convertKubeConfigFrom,
-  OPERATOR_ANNOTATIONS.recreateOnFailure,
-];
+const OBJECT_ANNOTATIONS = [OPERATOR_ANNOTATIONS.recreateOnFailure];
 
 /** A generated object carrying an operator annotation flotilla does not act on. */
 export function refuseObjectAnnotations(objects: KubeObject[]): void {
