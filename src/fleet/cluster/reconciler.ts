@@ -1,9 +1,10 @@
 // The Cluster reconciler: reads the kubeconfig Secret (every time, so a rotated kubeconfig is used at
 // once), probes the cluster, and writes what it saw — Ready, Kubernetes version, node count, last
 // probe — then probes again after spec.interval. A Cluster discovered from a Kamaji
-// TenantControlPlane is Ready only while that plane says it is Ready too.
+// TenantControlPlane is Ready only while that plane says it is Ready too. A failed probe is a Warning
+// event (the cluster unreachable), the first good probe after it a Normal ClusterReachable.
 import { CLUSTER_DEFAULT_INTERVAL, type FleetCluster } from "../../api/fleet/cluster.js";
-import { SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
+import { FLEET_GROUP, SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
@@ -47,10 +48,15 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
         undefined,
       );
       const seen = await probeCluster(target);
-      const outcome: Success = {
-        reason: "ClusterReady",
-        message: `Kubernetes ${seen.kubernetesVersion}, ${seen.nodeCount} node${seen.nodeCount === 1 ? "" : "s"}`,
-      };
+      const message = `Kubernetes ${seen.kubernetesVersion}, ${seen.nodeCount} node${seen.nodeCount === 1 ? "" : "s"}`;
+      const outcome: Success = { reason: "ClusterReady", message };
+      // Back after a failed probe: news (the failure was a Warning event each probe; decision 0046).
+      if (conditions.some((x) => x.type === "Ready" && x.status === "False"))
+        outcome.event = {
+          reason: "ClusterReachable",
+          message: `cluster ${c.metadata.name} reachable again: ${message}`,
+          annotations: { [`${FLEET_GROUP}/cluster`]: c.metadata.name },
+        };
       return this.finisher.finish(c, path, ctx, { outcome, conditions, status: { ...seen, lastProbeTime }, timing });
     } catch (err) {
       const outcome = asFailure(err, (m) => new ReconcileFailure("ProbeFailed", m));

@@ -32,6 +32,7 @@ import {
   type Row,
 } from "../children/children.js";
 import { fanOutOutcome, waitingForStage } from "./outcome.js";
+import { fleetEvents } from "./fleet-events.js";
 import { crossNamespaceRead } from "./cross-namespace.js";
 import { controlledBy, takenName } from "./collision.js";
 import { DEFAULT_REMOVAL_GRACE_MS, removalCondition, removalPolicy, returned, settleLeaving } from "./leaving.js";
@@ -43,7 +44,7 @@ export class FanOutReconciler<P extends FleetParent> extends ObjectReconciler<P>
   constructor(
     private readonly kind: ChildKind<P>,
     private readonly cluster: Cluster,
-    events: EventRecorder,
+    private readonly events: EventRecorder,
     private readonly sourceFetcher?: SourceFetcher,
     private readonly removalGraceMs = DEFAULT_REMOVAL_GRACE_MS,
     /** --no-cross-namespace-refs */
@@ -125,12 +126,16 @@ export class FanOutReconciler<P extends FleetParent> extends ObjectReconciler<P>
     const soonest = Math.min(timing.intervalMs, gone.recheckMs ?? Infinity);
     const { outcome, status } = fanOutOutcome(rows, plan, Math.min(RECHECK_MS, soonest));
     const pending = removalCondition(conditions, gone.leaving, removalPolicy(parent), parent.metadata.generation);
-    return this.finisher.finish(parent, path, ctx, {
+    const result = await this.finisher.finish(parent, path, ctx, {
       outcome,
       conditions: pending,
       status,
       timing: { intervalMs: soonest },
     });
+    // After the status that shows them: what changed per cluster and per stage (decision 0046).
+    for (const e of fleetEvents(parent.status, rows, plan?.status))
+      await this.events.record(parent, e.type, e.reason, e.message, e.annotations);
+    return result;
   }
 
   private sources(): SourceFetcher {
