@@ -37,7 +37,7 @@ describe("field diff", () => {
     expect(
       fieldDiff({ data: { token: "old" }, type: "Opaque" }, { data: { token: "new", extra: "x" } }, secretData),
     ).toEqual([
-      { path: "data.token", before: "***", after: "***" },
+      { path: "data.token", before: "*** (before)", after: "*** (after)" },
       { path: "data.extra", after: "***" },
       { path: "type", before: "Opaque" },
     ]);

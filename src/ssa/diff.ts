@@ -28,7 +28,7 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object
 
 /**
  * The changed leaves from `before` to `after`. `mask(path)` says which fields must not show their
- * values (Secret data): a change there is still listed, with its values replaced by `***`.
+ * values (Secret data): a change there is still listed, with its values replaced by flux's masks.
  */
 export function fieldDiff(
   before: unknown,
@@ -49,7 +49,10 @@ export function fieldDiff(
   }
   const hidden = mask(path);
   const change: FieldChange = { path: formatPath(path) };
-  if (before !== undefined) change.before = hidden ? "***" : before;
-  if (after !== undefined) change.after = hidden ? "***" : after;
+  // Masked as flux's ssa.SanitizeUnstructuredData masks Secret data: a changed value is
+  // "*** (before)" → "*** (after)", an added or removed one "***".
+  const both = before !== undefined && after !== undefined;
+  if (before !== undefined) change.before = hidden ? (both ? "*** (before)" : "***") : before;
+  if (after !== undefined) change.after = hidden ? (both ? "*** (after)" : "***") : after;
   return [change];
 }

@@ -57,7 +57,7 @@ describe("resource manager plan", () => {
     expect(byName.changed).toMatchObject({ action: "update", diff: [{ path: "data.a", before: "1", after: "2" }] });
     expect(byName.creds).toMatchObject({
       action: "update",
-      diff: [{ path: "data.token", before: "***", after: "***" }],
+      diff: [{ path: "data.token", before: "*** (before)", after: "*** (after)" }],
     });
     expect(byName.ignored).toMatchObject({
       action: "skip",

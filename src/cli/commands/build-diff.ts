@@ -21,6 +21,7 @@ import { diffArtifactCommand } from "./artifact/diff-artifact.js";
 
 interface PreviewFlags extends ClusterFlags {
   path?: string;
+  decryptionKey: string[];
 }
 
 const MASK = "**SECRET**";
@@ -62,19 +63,27 @@ function kustomizationVerb(verb: "build" | "diff"): Command {
     )
     .argument("<name>")
     .option("--path <dir>", "path to the local manifests (the directory spec.path points at)")
+    .addOption(
+      new Option(
+        "--decryption-key <file>",
+        "an age identity file or an armored OpenPGP private key (.asc) to decrypt SOPS-encrypted files with, in memory (repeatable; default: the Secret spec.decryption.secretRef names, when readable)",
+      )
+        .argParser(collectSlice)
+        .default([]),
+    )
     .addHelpText(
       "after",
-      `\nExamples:\n  flotilla ${verb} kustomization podinfo --path ./apps/podinfo${verb === "diff" ? "\n  flotilla diff ks tenant1-apps --path ./tenants/tenant1 -n fleet   # a remote cluster's Kustomization too" : ""}`,
+      `\nExamples:\n  flotilla ${verb} kustomization podinfo --path ./apps/podinfo\n  flotilla ${verb} ks secrets --path ./apps/secrets --decryption-key ./age.agekey${verb === "diff" ? "\n  flotilla diff ks tenant1-apps --path ./tenants/tenant1 -n fleet   # a remote cluster's Kustomization too" : ""}`,
     );
   addClusterFlags(cmd);
   return cmd.action(async (name: string, f: PreviewFlags) => {
     if (verb === "build") {
-      const p = await previewKustomization(clusterOf(f), f.namespace, name, needPath(f));
+      const p = await previewKustomization(clusterOf(f), f.namespace, name, needPath(f), f.decryptionKey);
       process.stdout.write(printObjects(p.objects, p.redactor));
       return;
     }
     await printDiff(async () =>
-      diffKustomization(await previewKustomization(clusterOf(f), f.namespace, name, needPath(f))),
+      diffKustomization(await previewKustomization(clusterOf(f), f.namespace, name, needPath(f), f.decryptionKey)),
     );
   });
 }

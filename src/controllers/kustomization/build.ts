@@ -19,7 +19,7 @@ import {
 import { substituteObjects } from "./substitute.js";
 import type { SopsKeys } from "../../binaries/sops/index.js";
 import type { Redactor } from "../../ssa/index.js";
-import { decryptResources, decryptSources } from "./sops-decrypt.js";
+import { decryptResources, decryptSources, encryptedResources } from "./sops-decrypt.js";
 import { encryptedSources } from "./sops-sources.js";
 
 export class PathNotFoundError extends FlotillaError {
@@ -126,4 +126,15 @@ export async function buildKustomizationObjectsDecrypted(
   const objects = resources.map((r) => r.obj as unknown as KubeObject);
   secrets.addObjects(objects);
   return substituted(objects, spec, vars, strict);
+}
+
+/**
+ * The SOPS-encrypted inputs of a build, named as decryption failures name them: the generator and
+ * patch sources first, else the built objects. `flotilla build|diff` asks for a key when there are some.
+ */
+export function encryptedInputs(artifactDir: string, spec: KustomizationSpec): string[] {
+  const { root, dir, kustomization } = buildTarget(artifactDir, spec);
+  const sources = encryptedSources(dir, kustomization, root).map((s) => s.display);
+  if (sources.length) return sources;
+  return encryptedResources(buildResources(dir, { kustomization, confineTo: root }), root);
 }

@@ -15,7 +15,8 @@ export class DecryptionError extends FlotillaError {
   override name = "DecryptionError";
 }
 
-const WHAT_TO_DO =
+/** What a failed decryption asks the user to do (the CLI says "pass --decryption-key" instead). */
+export const DECRYPTION_HINT =
   "check that spec.decryption.secretRef holds the age (*.agekey) or OpenPGP (*.asc) key the file was encrypted for";
 
 /** Flux's annotation that leaves an object encrypted. */
@@ -27,7 +28,7 @@ async function decrypt(data: Uint8Array, keys: SopsKeys, what: string, o: Parame
   try {
     return await sopsDecrypt(data, keys, o);
   } catch (err) {
-    throw new DecryptionError(`failed to decrypt ${what}: ${(err as Error).message}; ${WHAT_TO_DO}`);
+    throw new DecryptionError(`failed to decrypt ${what}: ${(err as Error).message}; ${DECRYPTION_HINT}`);
   }
 }
 
@@ -43,12 +44,32 @@ export async function decryptSources(sources: EncryptedSource[], keys: SopsKeys)
   return new Map(sources.map((s, i) => [s.path, out[i]!]));
 }
 
-const describe = (r: Resource, root: string) => {
+/** `Kind/ns/name (from file)`: how a failure names a built object. */
+export const describeResource = (r: Resource, root: string) => {
   const md = (r.obj.metadata ?? {}) as { name?: string; namespace?: string };
   const id = `${String(r.obj.kind)}/${md.namespace ? `${md.namespace}/` : ""}${md.name ?? ""}`;
   const file = r.origin?.file ? relative(root, r.origin.file) : "";
   return file && !file.startsWith("..") ? `${id} (from ${file})` : id;
 };
+
+const decryptDisabled = (r: Resource) =>
+  (r.obj.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[
+    DECRYPT_ANNOTATION
+  ]?.toLowerCase() === "disabled";
+
+/** Secret data values that carry sops' marker (base64 of an encrypted file). */
+const encryptedDataKeys = (r: Resource): string[] =>
+  r.obj.kind !== "Secret" || !r.obj.data || typeof r.obj.data !== "object"
+    ? []
+    : Object.entries(r.obj.data as Record<string, unknown>)
+        .filter(([, v]) => typeof v === "string" && !!detectEncryptedFormat(Buffer.from(v, "base64")))
+        .map(([k]) => k);
+
+/** The built objects decryptResources would decrypt, named as its failures name them. */
+export const encryptedResources = (resources: Resource[], root: string): string[] =>
+  resources
+    .filter((r) => !decryptDisabled(r) && (isSopsEncryptedObject(r.obj) || encryptedDataKeys(r).length > 0))
+    .map((r) => describeResource(r, root));
 
 /**
  * Decrypts the built resources in place (DecryptResource). The MAC is not checked, as in Flux: the
@@ -62,14 +83,10 @@ export async function decryptResources(
   secrets: Redactor,
 ): Promise<void> {
   for (const r of resources) {
-    const annotations = ((r.obj.metadata as { annotations?: Record<string, string> })?.annotations ?? {}) as Record<
-      string,
-      string
-    >;
-    if (annotations[DECRYPT_ANNOTATION]?.toLowerCase() === "disabled") continue;
+    if (decryptDisabled(r)) continue;
     if (isSopsEncryptedObject(r.obj)) {
       const text = Buffer.from(JSON.stringify(r.obj));
-      const out = await decrypt(text, keys, describe(r, root), {
+      const out = await decrypt(text, keys, describeResource(r, root), {
         inputType: "json",
         outputType: "json",
         ignoreMac: true,
@@ -88,7 +105,7 @@ export async function decryptResources(
       if (bytes.toString("base64") !== value.replace(/\s/g, "")) continue; // not base64: the apply says so
       const inputType = detectEncryptedFormat(bytes);
       if (!inputType) continue;
-      const out = await decrypt(bytes, keys, `${describe(r, root)} data key '${key}'`, {
+      const out = await decrypt(bytes, keys, `${describeResource(r, root)} data key '${key}'`, {
         inputType,
         outputType: formatForPath(key),
         ignoreMac: true,

@@ -49,7 +49,7 @@ describe("an offline plan's comparison with a snapshot", () => {
     expect(compareWithSnapshot([secret("s3cr3t", "stringData")], [live])[0]!.action).toBe("unchanged");
     const [changed] = compareWithSnapshot([secret("n3w", "data")], [live]);
     expect(changed!.action).toBe("update");
-    expect(changed!.diff).toEqual([{ path: "data.token", before: "***", after: "***" }]);
+    expect(changed!.diff).toEqual([{ path: "data.token", before: "*** (before)", after: "*** (after)" }]);
   });
 
   it("an object the snapshot does not hold is a creation", () => {

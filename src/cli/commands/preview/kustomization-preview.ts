@@ -9,7 +9,13 @@ import { pathOf } from "../../../api/paths.js";
 import type { Kustomization } from "../../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../../api/meta/object.js";
 import { targetCluster } from "../../../controllers/kit/target-cluster.js";
-import { renderKustomization, withOwnerLabels } from "../../../controllers/kustomization/render-apply.js";
+import {
+  renderKustomization,
+  renderKustomizationDecrypted,
+  withOwnerLabels,
+} from "../../../controllers/kustomization/render-apply.js";
+import { DECRYPTION_HINT, DecryptionError } from "../../../controllers/kustomization/sops-decrypt.js";
+import { LOCAL_DECRYPTION_HINT, previewKeyring } from "./decryption-keys.js";
 import { substitutionVariables } from "../../../controllers/kustomization/variables.js";
 import type { Cluster } from "../../../kube/cluster.js";
 import { NotFoundError } from "../../../kube/errors.js";
@@ -26,8 +32,18 @@ export interface Preview {
 
 const ksPath = (ns: string, name: string) => pathOf(SERVED_KINDS.Kustomization, ns, name);
 
-/** Builds `dir` as Kustomization `name` would; objects carry the owner labels the controller sets. */
-export async function previewKustomization(cluster: Cluster, ns: string, name: string, dir: string): Promise<Preview> {
+/**
+ * Builds `dir` as Kustomization `name` would; objects carry the owner labels the controller sets. With
+ * spec.decryption, SOPS-encrypted inputs are decrypted in memory with `decryptionKeys` (files) or the
+ * in-cluster key Secret; decrypted values join the redactor, so output masks them.
+ */
+export async function previewKustomization(
+  cluster: Cluster,
+  ns: string,
+  name: string,
+  dir: string,
+  decryptionKeys: string[] = [],
+): Promise<Preview> {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new UsageError(`invalid resource path "${dir}": not a directory`);
   let ks: Kustomization;
@@ -40,7 +56,21 @@ export async function previewKustomization(cluster: Cluster, ns: string, name: s
   const redactor = new Redactor();
   const vars = await substitutionVariables(cluster, ks, redactor);
   // --path is the directory spec.path points at in the source: build it as that path.
-  const objects = withOwnerLabels(renderKustomization(dir, { ...ks, spec: { ...ks.spec, path: "./" } }, vars), ks);
+  const local = { ...ks, spec: { ...ks.spec, path: "./" } };
+  const keyring = await previewKeyring(cluster, ks, dir, local.spec, decryptionKeys);
+  let built: KubeObject[];
+  try {
+    built = keyring
+      ? await renderKustomizationDecrypted(dir, local, vars, false, keyring, redactor)
+      : renderKustomization(dir, local, vars);
+  } catch (err) {
+    if (err instanceof DecryptionError)
+      throw new UsageError(err.message.replace(DECRYPTION_HINT, LOCAL_DECRYPTION_HINT));
+    throw err;
+  } finally {
+    await keyring?.close();
+  }
+  const objects = withOwnerLabels(built, ks);
   redactor.addObjects(objects);
   const target = await targetCluster(cluster, ks, undefined);
   return { ks, objects, redactor, target };
