@@ -83,6 +83,8 @@ export interface Watch {
   onDelete?: boolean;
   /** Only objects matching this label selector are watched (Flux's --watch-configs-label-selector). */
   labelSelector?: string;
+  /** Metadata only (no data, spec or status): for kinds whose changes matter but whose bodies must not be held (Secrets). */
+  metadataOnly?: boolean;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
@@ -123,6 +125,7 @@ export class Controller {
         gvk: w.kind,
         namespace: options.namespace,
         labelSelector: w.labelSelector,
+        metadataOnly: w.metadataOnly,
       });
       const enqueue = (o: KubeObject) => {
         for (const key of w.map(o, this)) this.queue.add(key);
@@ -140,6 +143,11 @@ export class Controller {
   /** Something that lives as long as the controller (e.g. watches feeding its queue): stopped with it. */
   attach(part: { stop(): Promise<void> }): void {
     this.attached.push(part);
+  }
+
+  /** The informer of a watched kind, for wiring that follows its changes too (e.g. the drift watch). */
+  watchedInformer(group: string, kind: string): Informer | undefined {
+    return this.watchedByKind.get(`${group}/${kind}`);
   }
 
   /** A watched object as its informer holds it (undefined when not cached or not watched). */

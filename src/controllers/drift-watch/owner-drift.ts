@@ -11,6 +11,7 @@ import { ForbiddenError, UnauthorizedError } from "../../kube/errors.js";
 import type { Controller } from "../../runtime/controller.js";
 import { parseInventoryId } from "../../ssa/inventory.js";
 import { parseDuration } from "../../util/duration.js";
+import { ownersOfSecret, secretRewritten } from "../kit/kubeconfig-secret-watch.js";
 import { type Targeting, targetCluster } from "../kit/target-cluster.js";
 import { OwnerDebounce, OwnerSerial } from "./owner-debounce.js";
 import { type DriftChange, freshOwner, ownerDue } from "./owner-due.js";
@@ -185,6 +186,28 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
         });
     });
   };
+
+  // A rewritten kubeconfig Secret moves its owners' watches to the new credential at once, before any
+  // 401/403 (decision 0044): resolving again claims the new credential, which closes the old connection.
+  const secrets = controller.watchedInformer("", "Secret");
+  const secretRewrittenNow = (secret: KubeObject) => {
+    const owners = ownersOfSecret(controller, secret);
+    if (owners.length)
+      log.info("drift watch: kubeconfig Secret rewritten, watching with its new credential", {
+        secret: `${secret.metadata.namespace}/${secret.metadata.name}`,
+        owners: owners.length,
+      });
+    for (const key of owners) {
+      resolvedFrom.delete(key);
+      const owner = cached(key);
+      if (owner) sync(owner);
+    }
+  };
+  secrets?.addHandlers({
+    // Before the first list, every Secret is "added": the owners resolve on their own then.
+    add: (s) => secrets.hasSynced() && secretRewrittenNow(s),
+    update: (o, n) => secretRewritten(o, n) && secretRewrittenNow(n),
+  });
 
   controller.informer.addHandlers({
     add: sync,
