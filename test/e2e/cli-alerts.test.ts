@@ -2,7 +2,8 @@
 // `create alert` apply and wait until the controller says Ready (flux's lines), `get alert-providers` and
 // `get alerts` print flux's columns (a Provider has no SUSPENDED column) with the Ready condition the
 // controller keeps — including why an Alert whose Provider is missing is not Ready, where flux's table
-// would say "Alert is Ready" whatever happened — and `get all` lists them after the Receivers, as flux does.
+// would say "Alert is Ready" whatever happened — and `get all` lists them after the Receivers, as flux does;
+// `suspend|resume|delete alert|alert-provider` print flux's lines (flux has no `reconcile alert`, nor have we).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fluxCrds } from "../../src/api/flux-crds.js";
 import { runCli } from "../support/cli.js";
@@ -113,4 +114,36 @@ describe("the Alert and Provider verbs", () => {
       .filter((n) => n.includes("/"));
     expect(names).toEqual(["provider/hook", "alert/errors", "alert/orphan"]);
   }, 120_000);
+
+  it("suspend, resume and delete alert|alert-provider print flux's lines; reconcile has no such kinds, as in flux", async () => {
+    const suspended = await flotilla("suspend", "alert", "errors", "-n", ns);
+    expect(suspended.code, suspended.stderr).toBe(0);
+    expect(suspended.stderr).toBe(`► suspending alert errors in ${ns} namespace\n✔ alert suspended\n`);
+    expect(cells((await flotilla("get", "alerts", "errors", "-n", ns)).stdout)[1]?.slice(0, 2)).toEqual([
+      "errors",
+      "True",
+    ]);
+    const resumed = await flotilla("resume", "alert", "errors", "-n", ns);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toBe(
+      [
+        `► resuming alert errors in ${ns} namespace`,
+        "✔ alert resumed",
+        "◎ waiting for Alert reconciliation",
+        "✔ Alert errors reconciliation completed",
+        "✔ Alert reconciliation completed",
+        "",
+      ].join("\n"),
+    );
+    const provider = await flotilla("suspend", "alert-provider", "hook", "-n", ns);
+    expect(provider.stderr).toBe(`► suspending alert provider hook in ${ns} namespace\n✔ alert provider suspended\n`);
+    const back = await flotilla("resume", "alert-provider", "hook", "-n", ns);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toContain("✔ alert provider resumed\n");
+    expect(back.stderr).toContain("✔ Provider reconciliation completed\n");
+    const deleted = await flotilla("delete", "alert", "orphan", "--silent", "-n", ns);
+    expect(deleted.stderr).toBe(`► deleting alert orphan in ${ns} namespace\n✔ alert deleted\n`);
+    const reconcile = await flotilla("reconcile", "alert", "errors", "-n", ns);
+    expect(reconcile.code).not.toBe(0);
+  }, 180_000);
 });

@@ -74,6 +74,12 @@ function verb(name: string, aliases: string[], k: OperateKind): Command {
 export function reconcileCommand(): Command {
   const root = new Command("reconcile").description("Reconcile sources and resources");
   const source = new Command("source").description("Reconcile sources");
-  addKindVerbs(root, source, "operate", (name, aliases, k) => verb(name, aliases, k.operate.wording));
+  addKindVerbs(
+    root,
+    source,
+    "operate",
+    (name, aliases, k) => verb(name, aliases, k.operate.wording),
+    (k) => !!k.operate.wording.noReconcile,
+  );
   return root.addCommand(source);
 }

@@ -123,6 +123,7 @@ export const CLI_KINDS: CliKind[] = [
   {
     entry: SERVED_KINDS.Alert,
     get: { path: ["alerts"], aliases: ["alert"], columns: GET_KINDS.Alert, example: "  flotilla get alerts -A" },
+    operate: { path: ["alert"], aliases: [], wording: OPERATE_KINDS.ALERT },
   },
   {
     entry: SERVED_KINDS.Provider,
@@ -132,6 +133,7 @@ export const CLI_KINDS: CliKind[] = [
       columns: GET_KINDS.Provider,
       example: "  flotilla get alert-providers -n flux-system",
     },
+    operate: { path: ["alert-provider"], aliases: [], wording: OPERATE_KINDS.PROVIDER },
   },
 ];
 

@@ -1,4 +1,4 @@
-// The kinds `reconcile`, `suspend` and `resume` act on, with what the flux CLI says about each
+// The kinds `reconcile`, `delete`, `suspend` and `resume` act on, with what the flux CLI says about each
 // (cmd/flux/reconcile_*.go, resume_*.go): the human name in "suspending <human> <name>", the line
 // printed on success, and — for --with-source — the source reconciled first.
 import { type KindEntry, SERVED_KINDS } from "../../../api/kinds.js";
@@ -19,6 +19,8 @@ export interface OperateKind {
   success(o: FluxObject & { status?: { artifact?: { revision?: string } } }): string;
   /** The source `--with-source` reconciles first. */
   sourceOf?(o: FluxObject): SourceOf | undefined;
+  /** flux's static kinds (Alert, Provider): no `reconcile` verb, only delete, suspend and resume. */
+  noReconcile?: true;
 }
 
 const fetched = (o: FluxObject) => `fetched revision ${o.status?.artifact?.revision ?? ""}`;
@@ -95,5 +97,29 @@ const RECEIVER: OperateKind = {
   success: () => "Receiver reconciliation completed",
 };
 
+// flux's alertAdapter and alertProviderAdapter (resume_alert.go, resume_alertprovider.go).
+const ALERT: OperateKind = {
+  entry: SERVED_KINDS.Alert,
+  human: "alert",
+  success: () => "Alert reconciliation completed",
+  noReconcile: true,
+};
+const PROVIDER: OperateKind = {
+  entry: SERVED_KINDS.Provider,
+  human: "alert provider",
+  success: () => "Provider reconciliation completed",
+  noReconcile: true,
+};
+
 // Their sub-commands' names: kinds/registry.ts.
-export const OPERATE_KINDS = { GIT, HELM_REPOSITORY, HELM_CHART, OCI, KUSTOMIZATION, HELM_RELEASE, RECEIVER };
+export const OPERATE_KINDS = {
+  GIT,
+  HELM_REPOSITORY,
+  HELM_CHART,
+  OCI,
+  KUSTOMIZATION,
+  HELM_RELEASE,
+  RECEIVER,
+  ALERT,
+  PROVIDER,
+};
