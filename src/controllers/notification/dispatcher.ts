@@ -167,24 +167,28 @@ export class NotificationDispatcher {
     if (!provider)
       throw new NotificationError(`failed to read provider: Provider '${ns}/${alert.spec.providerRef.name}' not found`);
     if (provider.spec.suspend) return;
-    const commitStatusUpdate = event.metadata?.[`${EVENT_GROUP}/commit_status`] === "update";
+    // Flux's commit-status routing: the marker is keyed with the object's group; a forge takes only
+    // events marked so, events carrying a commit, and failures.
+    const commitStatusUpdate = event.metadata?.[`${groupOf(event.involvedObject)}/commit_status`] === "update";
     const isForge = COMMIT_STATUS_TYPES.includes(provider.spec.type);
     if (!isForge && !provider.spec.type.startsWith("generic") && commitStatusUpdate) return;
+    if (isForge && !commitStatusUpdate && !event.metadata?.[`${EVENT_GROUP}/commit`] && event.severity !== "error")
+      return;
     let resolved;
+    let request;
     try {
       resolved = await resolveProvider(this.o.client, provider);
+      request = resolved.build(combineMetadata(event, alert), resolved.settings);
     } catch (err) {
       if (err instanceof ProviderInvalid) this.o.onDelivery?.(provider, err.message);
       throw err;
     }
-    const notification = combineMetadata(event, alert);
-    const request = resolved.build(notification, resolved.settings);
     if (!request) return;
     this.enqueue(provider, {
       run: async () => {
         try {
           if (this.stopping.signal.aborted) return;
-          await send(request, { ...resolved.send, signal: this.stopping.signal });
+          await send(request!, { ...resolved.send, signal: this.stopping.signal });
           this.stats.delivered++;
           this.o.onDelivery?.(provider, undefined);
         } catch (err) {

@@ -11,7 +11,13 @@ import type { KubeClient } from "../../kube/client.js";
 import { NotFoundError } from "../../kube/errors.js";
 import { parseDuration } from "../../util/duration.js";
 import { ProviderInvalid } from "./errors.js";
-import { PROVIDERS, supportedProviderTypes } from "./providers/index.js";
+import {
+  ADDRESS_NOT_USED,
+  GIT_ADDRESS_TYPES,
+  PROVIDERS,
+  PROVIDER_CHECKS,
+  supportedProviderTypes,
+} from "./providers/index.js";
 import type { ProviderBuilder, ProviderSettings } from "./providers/types.js";
 import type { SendOptions } from "./send.js";
 
@@ -126,16 +132,21 @@ export async function resolveProvider(client: KubeClient, p: Provider): Promise<
         `spec.certSecretRef: Secret '${ns}/${p.spec.certSecretRef.name}' needs both 'tls.crt' and 'tls.key'`,
       );
   }
-  if (!settings.address)
-    throw new ProviderInvalid(
-      "no address: set spec.address or the 'address' key of the secretRef's Secret",
-      "AddressNotSet",
-    );
-  try {
-    new URL(settings.address);
-  } catch {
-    throw new ProviderInvalid("the provider's address is not a valid URL", "InvalidAddress");
+  if (!ADDRESS_NOT_USED.has(p.spec.type)) {
+    if (!settings.address)
+      throw new ProviderInvalid(
+        "no address: set spec.address or the 'address' key of the secretRef's Secret",
+        "AddressNotSet",
+      );
+    // A forge's address may be scp-like (git@host:owner/repo); its own check parses it.
+    if (!GIT_ADDRESS_TYPES.has(p.spec.type))
+      try {
+        new URL(settings.address);
+      } catch {
+        throw new ProviderInvalid("the provider's address is not a valid URL", "InvalidAddress");
+      }
   }
+  PROVIDER_CHECKS[p.spec.type]?.(settings);
   const secrets = [settings.token, settings.password, settings.address].filter((x): x is string => !!x);
   return {
     build: PROVIDERS[p.spec.type]!,

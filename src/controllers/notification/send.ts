@@ -43,55 +43,83 @@ export function redactedAddress(url: string): string {
 
 const retryable = (status: number) => status === 429 || (status >= 500 && status !== 501);
 
+interface Exchange {
+  url: string;
+  method: "GET" | "POST" | "PUT";
+  headers: Record<string, string>;
+  body?: string;
+  validate?: OutgoingRequest["validate"];
+  /** Non-2xx answers taken as an answer rather than a failure (a GET's 404). */
+  accept?: number[];
+}
+
+/**
+ * A provider's request: its duplicate check first (a GET whose answer may show the status is already
+ * there), then the request, then its follow-up; one timeout bounds them all, as Flux's Post context does.
+ */
 export async function send(req: OutgoingRequest, o: SendOptions): Promise<void> {
   const timeout = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;
   const dispatcher = dispatcherFor(o);
+  try {
+    for (let r: OutgoingRequest | undefined = req; r; r = r.then) {
+      if (r.unlessPresent) {
+        const { url, headers, accept, present } = r.unlessPresent;
+        const answer = await exchange({ url, method: "GET", headers, accept }, o, dispatcher, signal);
+        if (answer.status < 300 && present(answer.body)) continue;
+      }
+      await exchange({ ...r, method: r.method ?? "POST" }, o, dispatcher, signal);
+    }
+  } finally {
+    void dispatcher.close().catch(() => undefined);
+  }
+}
+
+async function exchange(
+  req: Exchange,
+  o: SendOptions,
+  dispatcher: Dispatcher,
+  signal: AbortSignal,
+): Promise<{ status: number; body: string }> {
   const max = o.retryMax ?? 4;
   const mask = (s: string) =>
     (o.secrets ?? []).filter((x) => x.length >= 4).reduce((acc, x) => acc.split(x).join("*****"), s);
   const where = redactedAddress(req.url);
   let last = "";
-  try {
-    for (let attempt = 0; attempt <= max; attempt++) {
-      let waitMs = Math.min((o.retryWaitMinMs ?? 2000) * 2 ** attempt, o.retryWaitMaxMs ?? 30_000);
-      try {
-        const res = await request(req.url, {
-          method: req.method ?? "POST",
-          headers: req.headers,
-          body: req.body,
-          dispatcher,
-          signal,
-        });
-        const text = await res.body.text();
-        if (res.statusCode >= 200 && res.statusCode < 300) {
-          const invalid = req.validate?.(res.statusCode, text);
-          if (!invalid) return;
-          throw new DeliveryFailed(`request to ${where} failed: ${mask(invalid)}`);
-        }
-        last = `request to ${where} failed with status code ${res.statusCode}: ${mask(text.slice(0, 512))}`;
-        if (!retryable(res.statusCode)) throw new DeliveryFailed(last);
-        const after = Number(res.headers["retry-after"]);
-        if ((res.statusCode === 429 || res.statusCode === 503) && after > 0) waitMs = after * 1000;
-      } catch (err) {
-        if (err instanceof DeliveryFailed) throw err;
-        if (signal.aborted) break;
-        const cause = (err as { cause?: { message?: string } }).cause?.message;
-        last = `request to ${where} failed: ${mask(cause ?? (err as Error).message)}`;
+  for (let attempt = 0; attempt <= max; attempt++) {
+    let waitMs = Math.min((o.retryWaitMinMs ?? 2000) * 2 ** attempt, o.retryWaitMaxMs ?? 30_000);
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        dispatcher,
+        signal,
+      });
+      const text = await res.body.text();
+      if ((res.statusCode >= 200 && res.statusCode < 300) || req.accept?.includes(res.statusCode)) {
+        const invalid = res.statusCode < 300 ? req.validate?.(res.statusCode, text) : undefined;
+        if (!invalid) return { status: res.statusCode, body: text };
+        throw new DeliveryFailed(`request to ${where} failed: ${mask(invalid)}`);
       }
-      if (attempt === max) break;
-      try {
-        await sleep(waitMs, signal);
-      } catch {
-        break;
-      }
+      last = `${req.method === "GET" ? "GET " : ""}request to ${where} failed with status code ${res.statusCode}: ${mask(text.slice(0, 512))}`;
+      if (!retryable(res.statusCode)) throw new DeliveryFailed(last);
+      const after = Number(res.headers["retry-after"]);
+      if ((res.statusCode === 429 || res.statusCode === 503) && after > 0) waitMs = after * 1000;
+    } catch (err) {
+      if (err instanceof DeliveryFailed) throw err;
+      if (signal.aborted) break;
+      const cause = (err as { cause?: { message?: string } }).cause?.message;
+      last = `request to ${where} failed: ${mask(cause ?? (err as Error).message)}`;
     }
-    if (signal.aborted)
-      throw new DeliveryFailed(
-        `${last || `request to ${where}`} (gave up after the timeout of ${o.timeoutMs / 1000}s)`,
-      );
-    throw new DeliveryFailed(`${last} (giving up after ${max + 1} attempt(s))`);
-  } finally {
-    void dispatcher.close().catch(() => undefined);
+    if (attempt === max) break;
+    try {
+      await sleep(waitMs, signal);
+    } catch {
+      break;
+    }
   }
+  if (signal.aborted)
+    throw new DeliveryFailed(`${last || `request to ${where}`} (gave up after the timeout of ${o.timeoutMs / 1000}s)`);
+  throw new DeliveryFailed(`${last} (giving up after ${max + 1} attempt(s))`);
 }
