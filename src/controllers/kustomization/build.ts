@@ -122,7 +122,7 @@ export async function buildKustomizationObjectsDecrypted(
   const { root, dir, kustomization } = buildTarget(artifactDir, spec);
   const plaintext = await decryptSources(encryptedSources(dir, kustomization, root), keys);
   const resources = buildResources(dir, { kustomization, confineTo: root, plaintext });
-  await decryptResources(resources, keys, root, secrets);
+  await decryptResources(resources, keys, root, secrets, dir);
   const objects = resources.map((r) => r.obj as unknown as KubeObject);
   secrets.addObjects(objects);
   return substituted(objects, spec, vars, strict);
@@ -136,5 +136,5 @@ export function encryptedInputs(artifactDir: string, spec: KustomizationSpec): s
   const { root, dir, kustomization } = buildTarget(artifactDir, spec);
   const sources = encryptedSources(dir, kustomization, root).map((s) => s.display);
   if (sources.length) return sources;
-  return encryptedResources(buildResources(dir, { kustomization, confineTo: root }), root);
+  return encryptedResources(buildResources(dir, { kustomization, confineTo: root }), root, dir);
 }

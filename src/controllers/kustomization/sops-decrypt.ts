@@ -2,7 +2,7 @@
 // patch sources before the build (sops-sources.ts), then every built object that sops encrypted as a
 // whole (a `sops` block with a MAC) and every Secret data value carrying sops' marker. Failures name
 // the file (and the object) and never carry a value; decrypted Secret values go to the redactor.
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { sopsDecrypt, type SopsKeys } from "../../binaries/sops/index.js";
 import type { Resource } from "../../kustomize/resource.js";
 import type { KubeObject } from "../../api/meta/object.js";
@@ -44,11 +44,14 @@ export async function decryptSources(sources: EncryptedSource[], keys: SopsKeys)
   return new Map(sources.map((s, i) => [s.path, out[i]!]));
 }
 
-/** `Kind/ns/name (from file)`: how a failure names a built object. */
-export const describeResource = (r: Resource, root: string) => {
+/**
+ * `Kind/ns/name (from file)`: how a failure names a built object, its file relative to the artifact
+ * `root` (an origin is relative to the build's directory `dir`).
+ */
+export const describeResource = (r: Resource, root: string, dir = root) => {
   const md = (r.obj.metadata ?? {}) as { name?: string; namespace?: string };
   const id = `${String(r.obj.kind)}/${md.namespace ? `${md.namespace}/` : ""}${md.name ?? ""}`;
-  const file = r.origin?.file ? relative(root, r.origin.file) : "";
+  const file = r.origin?.file ? relative(root, resolve(dir, r.origin.file)) : "";
   return file && !file.startsWith("..") ? `${id} (from ${file})` : id;
 };
 
@@ -66,10 +69,10 @@ const encryptedDataKeys = (r: Resource): string[] =>
         .map(([k]) => k);
 
 /** The built objects decryptResources would decrypt, named as its failures name them. */
-export const encryptedResources = (resources: Resource[], root: string): string[] =>
+export const encryptedResources = (resources: Resource[], root: string, dir = root): string[] =>
   resources
     .filter((r) => !decryptDisabled(r) && (isSopsEncryptedObject(r.obj) || encryptedDataKeys(r).length > 0))
-    .map((r) => describeResource(r, root));
+    .map((r) => describeResource(r, root, dir));
 
 /**
  * Decrypts the built resources in place (DecryptResource). The MAC is not checked, as in Flux: the
@@ -81,12 +84,13 @@ export async function decryptResources(
   keys: SopsKeys,
   root: string,
   secrets: Redactor,
+  dir = root,
 ): Promise<void> {
   for (const r of resources) {
     if (decryptDisabled(r)) continue;
     if (isSopsEncryptedObject(r.obj)) {
       const text = Buffer.from(JSON.stringify(r.obj));
-      const out = await decrypt(text, keys, describeResource(r, root), {
+      const out = await decrypt(text, keys, describeResource(r, root, dir), {
         inputType: "json",
         outputType: "json",
         ignoreMac: true,
@@ -105,7 +109,7 @@ export async function decryptResources(
       if (bytes.toString("base64") !== value.replace(/\s/g, "")) continue; // not base64: the apply says so
       const inputType = detectEncryptedFormat(bytes);
       if (!inputType) continue;
-      const out = await decrypt(bytes, keys, `${describeResource(r, root)} data key '${key}'`, {
+      const out = await decrypt(bytes, keys, `${describeResource(r, root, dir)} data key '${key}'`, {
         inputType,
         outputType: formatForPath(key),
         ignoreMac: true,
