@@ -2,19 +2,22 @@
 // fleet: a FleetKustomization with a one-stage rollout onto tenant1 tells a generic-hmac receiver (signed)
 // that the stage started and completed and that tenant1's child is Ready, the cluster named in the
 // metadata; a Cluster whose kubeconfig stops working is an error event, and its return an info event; an
-// error-only Alert on the same kinds receives the errors and nothing else (decision 0046).
+// error-only Alert on the same kinds receives the errors and nothing else (decision 0046); a refused
+// delivery is a Warning event on the Provider and the Alert, which `flotilla events` shows, token-free.
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { type ControllerProcess, startController } from "../support/controller-process.js";
-import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
+import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import { runCli } from "../support/cli.js";
 import { copyKubeconfig } from "../support/harness.js";
 
 const mgmt = planeCluster("management");
 const tenant1 = planeCluster("tenant1");
 const TOKEN = randomBytes(16).toString("hex");
+const DEAD_TOKEN = `dead${randomBytes(8).toString("hex")}`;
 const NC = "notification.toolkit.fluxcd.io/v1beta3";
 const FLEET = "fleet.flotilla.dev/v1alpha1";
 
@@ -37,8 +40,12 @@ let receiverUrl: string;
 let flakyKubeconfig: string;
 const received: Received[] = [];
 
-const events = (path: string) =>
-  received.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as FluxEventBody);
+/** The events received at `path`, those from `since` (an index into `received`) on. */
+const events = (path: string, since = 0) =>
+  received
+    .slice(since)
+    .filter((r) => r.path === path)
+    .map((r) => JSON.parse(r.body) as FluxEventBody);
 const labels = () => ({ "flotilla.dev/shard": ns });
 const path = (apiVersion: string, plural: string, name?: string) =>
   `${apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`}/namespaces/${ns}/${plural}${name ? `/${name}` : ""}`;
@@ -99,6 +106,13 @@ beforeAll(async () => {
     { kind: "Cluster", name: "*" },
   ];
   await create(NC, "Alert", "alerts", "fleet", { spec: { providerRef: { name: "hmac" }, eventSources: fleetSources } });
+  // Nothing listens on port 1 of loopback; the path stands for a webhook URL's embedded token.
+  await create(NC, "Provider", "providers", "refused", {
+    spec: { type: "generic", address: `http://127.0.0.1:1/hooks/${DEAD_TOKEN}`, timeout: "2s" },
+  });
+  await create(NC, "Alert", "alerts", "refused", {
+    spec: { providerRef: { name: "refused" }, eventSources: [{ kind: "FleetKustomization", name: "*" }] },
+  });
   await create(NC, "Alert", "alerts", "fleet-errors", {
     spec: { providerRef: { name: "errors" }, eventSeverity: "error", eventSources: fleetSources },
   });
@@ -182,12 +196,14 @@ describe("the fleet's own events through Alerts", () => {
     );
     const secret = await mgmt.client.get<{ data: Record<string, string> }>(path("v1", "secrets", flakyKubeconfig));
     const good = Buffer.from(secret.data["admin.conf"]!, "base64").toString("utf8");
+    // Only what arrives from now on counts (a probe failing under load earlier must not pass this test).
+    const mark = received.length;
     // Nothing listens on port 1 of loopback: the probe is refused.
     await setKubeconfig(flakyKubeconfig, good.replace(/server: \S+/, "server: https://127.0.0.1:1"));
     const down = await eventually(
       "the flaky Cluster's failure at /errors",
       async () =>
-        events("/errors").find((e) => e.involvedObject.kind === "Cluster" && e.involvedObject.name === "flaky"),
+        events("/errors", mark).find((e) => e.involvedObject.kind === "Cluster" && e.involvedObject.name === "flaky"),
       90_000,
     );
     expect(down.severity).toBe("error");
@@ -195,13 +211,37 @@ describe("the fleet's own events through Alerts", () => {
     await setKubeconfig(flakyKubeconfig, good);
     const back = await eventually(
       "the flaky Cluster's return at /hmac",
-      async () => events("/hmac").find((e) => e.involvedObject.name === "flaky" && e.reason === "ClusterReachable"),
+      async () =>
+        events("/hmac", mark).find((e) => e.involvedObject.name === "flaky" && e.reason === "ClusterReachable"),
       90_000,
     );
     expect(back).toMatchObject({ severity: "info", involvedObject: { kind: "Cluster", namespace: ns } });
     expect(back.metadata).toEqual({ cluster: "flaky" });
-    expect(back.message).toMatch(/^cluster flaky reachable again: Kubernetes v/);
+    expect(back.message).toMatch(
+      /^cluster flaky reachable again \(not Ready since \d{4}-\d\d-\d\dT[\d:]+Z\): Kubernetes v/,
+    );
   }, 240_000);
+
+  it("flotilla events shows a refused delivery on the Provider and on the Alert, without the address's token", async () => {
+    const eventsFor = async (object: string, reason: string) => {
+      const got = await runCli(["events", "-n", ns, "--for", object, "--kubeconfig", plane("management").kubeconfig]);
+      return got.code === 0 && got.stdout.includes(reason) ? got.stdout : undefined;
+    };
+    const provider = await eventually(
+      "DeliveryFailed on the Provider",
+      () => eventsFor("Provider/refused", "DeliveryFailed"),
+      90_000,
+    );
+    const line = provider.split("\n").find((l) => l.includes("DeliveryFailed"))!;
+    expect(line).toMatch(/\tWarning\s*\tDeliveryFailed\s*\tProvider\/refused\s*\t/);
+    expect(line).toContain("request to http://127.0.0.1:1 failed");
+    const alert = await eventually("NotificationDispatchFailed on the Alert", () =>
+      eventsFor("Alert/refused", "NotificationDispatchFailed"),
+    );
+    expect(alert).toContain("failed to send notification for FleetKustomization/");
+    for (const out of [provider, alert]) expect(out).not.toContain(DEAD_TOKEN);
+    expect(JSON.stringify(controller.logs)).not.toContain(DEAD_TOKEN);
+  }, 180_000);
 
   it("the error-only Alert on the fleet kinds received errors and nothing else", async () => {
     // Positive evidence both Alerts saw the same objects: /hmac holds the info events the other did not get.

@@ -134,7 +134,12 @@ export class Notifications {
         if (error) this.failures.set(key, error);
         else this.failures.delete(key);
         // Only a change is written (a failing provider does not cost a status write per event).
-        if (had !== error) void this.providerStatus(o.cluster, p).catch(() => undefined);
+        if (had === error) return;
+        void this.providerStatus(o.cluster, p).catch(() => undefined);
+        // And told as an Event on the Provider, where `flotilla events --for Provider/<name>` finds it
+        // (Flux only logs a failed send); the dispatcher never alerts on its own kinds' events.
+        if (error) void o.events.record(p, "Warning", "DeliveryFailed", error);
+        else void o.events.record(p, "Normal", "DeliveryRecovered", "notifications are delivered again");
       },
     });
     this.dispatcher = dispatcher;

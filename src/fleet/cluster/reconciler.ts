@@ -51,10 +51,11 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
       const message = `Kubernetes ${seen.kubernetesVersion}, ${seen.nodeCount} node${seen.nodeCount === 1 ? "" : "s"}`;
       const outcome: Success = { reason: "ClusterReady", message };
       // Back after a failed probe: news (the failure was a Warning event each probe; decision 0046).
-      if (conditions.some((x) => x.type === "Ready" && x.status === "False"))
+      const down = conditions.find((x) => x.type === "Ready" && x.status === "False");
+      if (down)
         outcome.event = {
           reason: "ClusterReachable",
-          message: `cluster ${c.metadata.name} reachable again: ${message}`,
+          message: `cluster ${c.metadata.name} reachable again (not Ready since ${down.lastTransitionTime}): ${message}`,
           annotations: { [`${FLEET_GROUP}/cluster`]: c.metadata.name },
         };
       return this.finisher.finish(c, path, ctx, { outcome, conditions, status: { ...seen, lastProbeTime }, timing });
