@@ -31,7 +31,7 @@ import { crossNamespacePolicy } from "./receiver/cross-namespace.js";
 import { ReceiverCache } from "./kit/receiver-cache.js";
 import { startReceiverServer } from "./receiver/server.js";
 import { receiverController } from "./receiver/setup.js";
-import { resourceSetController } from "./resourceset/setup.js";
+import { inputProviderController, resourceSetController } from "./resourceset/setup.js";
 import { Notifications } from "./notification/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
@@ -110,6 +110,7 @@ export const CONTROLLERS: ControllerSetup[] = [
   kustomizationController,
   helmReleaseController,
   receiverController,
+  inputProviderController,
   resourceSetController,
 ];
 

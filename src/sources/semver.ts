@@ -197,3 +197,14 @@ export function withMetadata(version: string, metadata: string): string {
   if (!/^[0-9A-Za-z.-]+$/.test(metadata)) throw new Error(`invalid build metadata '${metadata}'`);
   return `${version.replace(/\+.*$/, "")}+${metadata}`;
 }
+
+/** Every one of `candidates` satisfying the constraint, newest first (stable for equal versions). */
+export function allSatisfying(candidates: string[], constraintText: string): string[] {
+  const constraint = parseConstraint(constraintText);
+  const found: Version[] = [];
+  for (const c of candidates) {
+    const version = parseVersion(c);
+    if (version && satisfiesConstraint(version, constraint)) found.push(version);
+  }
+  return found.sort((a, b) => compareVersions(b, a)).map((x) => x.original);
+}

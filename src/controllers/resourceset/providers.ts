@@ -1,6 +1,7 @@
 // inputsFrom: the ResourceSetInputProviders a ResourceSet reads, by name or label selector, in its own
-// namespace. flotilla exports the Static type itself (the operator's RSIP controller exports its
-// defaultValues with id = adler32 of the object's UID); every other type is refused by name.
+// namespace. flotilla computes the Static type here (defaultValues with id = adler32 of the object's UID, as
+// the operator's provider controller exports it); ExternalService and OCIArtifactTag are read from the
+// provider's status.exportedInputs (provider-reconciler.ts); every other type is refused by name.
 import { OPERATOR_GROUP, SERVED_KINDS } from "../../api/kinds.js";
 import type { ResourceSet } from "../../api/operator/resourceset.js";
 import type { ResourceSetInputProvider } from "../../api/operator/resourceset-input-provider.js";
@@ -8,6 +9,7 @@ import { gvkOf } from "../../api/kinds.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { type InputSource, inputId } from "./inputs.js";
+import { COMPUTED_PROVIDER_TYPES } from "./provider-unsupported.js";
 
 const API_VERSION = `${OPERATOR_GROUP}/v1`;
 const failed = (message: string) =>
@@ -29,14 +31,17 @@ export function selectorQuery(sel: Selector): string {
   return parts.join(",");
 }
 
-/** The input set a provider exports; only Static is computed by flotilla. */
+/** The input sets a provider exports: Static's computed here, the others as its controller exported them. */
 function exported(p: ResourceSetInputProvider): InputSource {
   const where = `ResourceSetInputProvider/${p.metadata.namespace}/${p.metadata.name}`;
-  if (p.spec.type !== "Static")
+  if (!COMPUTED_PROVIDER_TYPES.includes(p.spec.type))
     throw failed(
-      `${where} has spec.type '${p.spec.type}', which flotilla does not implement: only Static input providers are supported (decision 0040); list the inputs in spec.inputs or a Static provider's spec.defaultValues`,
+      `${where} has spec.type '${p.spec.type}', which flotilla does not implement: only ${COMPUTED_PROVIDER_TYPES.join(", ")} input providers are supported (decision 0040); list the inputs in spec.inputs or a Static provider's spec.defaultValues`,
     );
-  const inputs = [{ ...(p.spec.defaultValues ?? {}), id: inputId(p.metadata.uid ?? "") }];
+  const inputs =
+    p.spec.type === "Static"
+      ? [{ ...(p.spec.defaultValues ?? {}), id: inputId(p.metadata.uid ?? "") }]
+      : (p.status?.exportedInputs ?? []);
   return {
     apiVersion: API_VERSION,
     kind: "ResourceSetInputProvider",

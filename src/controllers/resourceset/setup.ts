@@ -3,6 +3,7 @@
 import { gvkOf, SERVED_KINDS } from "../../api/kinds.js";
 import type { ResourceSet } from "../../api/operator/resourceset.js";
 import type { ControllerDeps, ControllerSetup } from "../kit/setup.js";
+import { InputProviderReconciler } from "./provider-reconciler.js";
 import { ResourceSetReconciler } from "./reconciler.js";
 
 export const resourceSetController: ControllerSetup<Pick<ControllerDeps, "cluster" | "events" | "flags">> = {
@@ -25,4 +26,11 @@ export const resourceSetController: ControllerSetup<Pick<ControllerDeps, "cluste
       defaultServiceAccount: flags.defaultServiceAccount,
       requeueDependencyMs: flags.requeueDependencyMs,
     }),
+};
+
+/** The ResourceSetInputProvider controller: computes what each provider exports into its status. */
+export const inputProviderController: ControllerSetup<Pick<ControllerDeps, "cluster" | "events">> = {
+  name: "resourcesetinputprovider",
+  kind: gvkOf(SERVED_KINDS.ResourceSetInputProvider),
+  reconciler: ({ cluster, events }) => new InputProviderReconciler(cluster, events),
 };

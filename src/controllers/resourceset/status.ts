@@ -57,7 +57,7 @@ export function upsertHistory(
   return [entry, ...(history ?? []).filter((h) => h.digest !== digest)].slice(0, MAX_HISTORY);
 }
 
-const annotated = (rset: ResourceSet, key: string, fallbackMs: number): number => {
+export const annotated = (rset: KubeObject, key: string, fallbackMs: number): number => {
   const v = rset.metadata.annotations?.[key];
   if (!v) return fallbackMs;
   try {
