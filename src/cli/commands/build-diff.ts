@@ -17,6 +17,7 @@ import { collectSlice } from "./create/flux-refs.js";
 import { ExitError, UsageError } from "../errors.js";
 import { failsWith } from "../runner.js";
 import { buildArtifactCommand } from "./artifact/build-artifact.js";
+import { buildResourceSetCommand } from "./build-resourceset.js";
 import { diffArtifactCommand } from "./artifact/diff-artifact.js";
 
 interface PreviewFlags extends ClusterFlags {
@@ -144,7 +145,8 @@ export const buildCommand = () =>
     .description("Build a Flux resource locally")
     .addCommand(kustomizationVerb("build"))
     .addCommand(helmReleaseVerb("build"))
-    .addCommand(buildArtifactCommand());
+    .addCommand(buildArtifactCommand())
+    .addCommand(buildResourceSetCommand());
 // Exit 1 means "changes": a failure, a bug included, is 2.
 export const diffCommand = () =>
   failsWith(
