@@ -46,6 +46,12 @@ export const cpuSeconds = (pid) => {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (100 Hz)
 };
 
+/** CPU seconds of the children a process has waited for (cutime + cstime): the sops and git it ran. */
+export const childCpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+};
+
 /** Open sockets of a process (its fds that are sockets). */
 export function openSockets(pid) {
   let n = 0;
@@ -127,22 +133,26 @@ export async function createAppsSource(client, url, interval) {
   await until("the GitRepository Ready", async () => isReady(await client.get(`${GR}/apps`)), 60_000, 250);
 }
 
-/** One Kustomization per app (`app-<i>` at ./apps/app-<i>), created 50 at a time. */
-export async function createAppKustomizations(client, n, targetNamespace) {
+/**
+ * One Kustomization per app (`app-<i>` at ./apps/app-<i>, i from `from`), created 50 at a time, with
+ * more `spec` fields as given (spec.decryption for the decryption benchmark).
+ */
+export async function createAppKustomizations(client, n, targetNamespace, { from = 0, spec = {} } = {}) {
   for (let at = 0; at < n; at += 50)
     await Promise.all(
       Array.from({ length: Math.min(50, n - at) }, (_, k) =>
         client.create(KS, {
           apiVersion: "kustomize.toolkit.fluxcd.io/v1",
           kind: "Kustomization",
-          metadata: { name: `app-${at + k}`, namespace: "flux-system" },
+          metadata: { name: `app-${from + at + k}`, namespace: "flux-system" },
           spec: {
             interval: "60m",
             retryInterval: "5m",
             prune: true,
-            path: `./apps/app-${at + k}`,
+            path: `./apps/app-${from + at + k}`,
             targetNamespace,
             sourceRef: { kind: "GitRepository", name: "apps" },
+            ...spec,
           },
         }),
       ),
