@@ -20,6 +20,8 @@ export interface Report {
   /** The kind's status fields written with the outcome (artifact, inventory, revisions...). */
   status?: Record<string, unknown>;
   timing: Timing;
+  /** Metadata every event of this reconcile carries (Flux's revision annotations, which commit statuses read). */
+  eventAnnotations?: Record<string, string>;
 }
 
 export class Finisher<T extends KubeObject> {
@@ -42,13 +44,13 @@ export class Finisher<T extends KubeObject> {
     if (!isFailure(outcome)) {
       if (outcome.event) {
         const { reason, message, annotations } = outcome.event;
-        await this.events.record(obj, "Normal", reason, message, annotations);
+        await this.events.record(obj, "Normal", reason, message, { ...report.eventAnnotations, ...annotations });
       }
       ctx.log.info("Reconciliation finished", { reason: outcome.reason, message: outcome.message, ...when });
     } else if (isWait(outcome)) {
       ctx.log.info(outcome.message, { reason: outcome.reason, ...when });
     } else {
-      await this.events.record(obj, "Warning", outcome.reason, outcome.message);
+      await this.events.record(obj, "Warning", outcome.reason, outcome.message, report.eventAnnotations);
       ctx.log.error(outcome.message, { reason: outcome.reason, ...(outcome.stalled ? { stalled: true } : when) });
     }
     return next;

@@ -36,6 +36,7 @@ import { checkHealth, compileHealthChecks, HealthCheckFailure } from "./health.j
 import { KUSTOMIZATION_UNSUPPORTED } from "./unsupported-fields.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
 import { DeferredWrite, PROGRESS_WRITE_DELAY_MS } from "../kit/deferred-write.js";
+import { commitStatusEvent, revisionAnnotations } from "./commit-status-event.js";
 import { type Attempt, attemptStatus, markProgressing, phaseDurations } from "./attempt.js";
 import { targetCluster, targetHints } from "../kit/target-cluster.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
@@ -106,7 +107,8 @@ export class KustomizationReconciler extends AppReconciler<Kustomization> {
       await this.attempt(ks, path, attempt, ctx, secrets, progress);
       attempt.phases.done = Date.now();
       ctx.log.debug("reconcile phases", phaseDurations(attempt.phases));
-      return { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}` };
+      const event = commitStatusEvent(ks, attempt.revision, Date.now() - started, intervalMs(ks.spec));
+      return { reason: "ReconciliationSucceeded", message: `Applied revision: ${attempt.revision}`, event };
     });
     if (isFailure(outcome)) {
       outcome.message = secrets.redact(outcome.message);
@@ -122,6 +124,7 @@ export class KustomizationReconciler extends AppReconciler<Kustomization> {
       outcome,
       ...attempted,
       timing: { intervalMs: intervalMs(ks.spec), retryIntervalMs: retryIntervalMs(ks.spec) },
+      eventAnnotations: revisionAnnotations(attempt.revision),
     });
   }
 
