@@ -3,7 +3,7 @@
 // character of the key that is not a letter or digit turned into `_`, then the Cluster's spec.variables).
 import type { FleetCluster } from "../api/fleet/cluster.js";
 import type { ClusterSelector } from "../api/fleet/fleet-kustomization.js";
-import { isTrue } from "../runtime/conditions.js";
+import { getCondition, isTrue } from "../runtime/conditions.js";
 import { FleetError } from "./errors.js";
 
 export function selects(selector: ClusterSelector, c: FleetCluster): boolean {
@@ -49,3 +49,8 @@ export function expandClusterVariables(text: string, vars: Record<string, string
 }
 
 export const isReady = (c: FleetCluster) => isTrue(c.status?.conditions, "Ready");
+export const conditionOf = (c: FleetCluster, type: string) => getCondition(c.status?.conditions, type);
+/** The condition a Kamaji plane's Cluster carries (decision 0044): False while the plane is WriteLimited. */
+export const WRITABLE = "Writable";
+/** Writable unless told otherwise: only a Kamaji plane's Cluster carries the condition. */
+export const isWritable = (c: FleetCluster) => conditionOf(c, WRITABLE)?.status !== "False";

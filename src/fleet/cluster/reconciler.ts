@@ -1,7 +1,8 @@
 // The Cluster reconciler: reads the kubeconfig Secret (every time, so a rotated kubeconfig is used at
 // once), probes the cluster, and writes what it saw — Ready, Kubernetes version, node count, last
 // probe — then probes again after spec.interval. A Cluster discovered from a Kamaji
-// TenantControlPlane is Ready only while that plane says it is Ready too. A failed probe is a Warning
+// TenantControlPlane is Ready only while that plane says it is Ready too — or WriteLimited: then it is
+// reachable but not writable (condition Writable=False), and the fan-out holds its children (decision 0044). A failed probe is a Warning
 // event (the cluster unreachable), the first good probe after it a Normal ClusterReachable.
 import { CLUSTER_DEFAULT_INTERVAL, type FleetCluster } from "../../api/fleet/cluster.js";
 import { FLEET_GROUP, SERVED_KINDS, USED_KINDS } from "../../api/kinds.js";
@@ -10,17 +11,49 @@ import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
 import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
+import type { Condition } from "../../api/meta/conditions.js";
+import { removeCondition, setCondition } from "../../runtime/conditions.js";
 import { parseDuration } from "../../util/duration.js";
 import { asFailure, ReconcileFailure } from "../../controllers/kit/failure.js";
 import { ObjectReconciler } from "../../controllers/kit/object-reconciler.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
 import type { Success } from "../../controllers/kit/outcome.js";
 import { targetCluster } from "../../controllers/kit/target-cluster.js";
+import { WRITABLE } from "../clusters.js";
 import { probeCluster } from "./probe.js";
 
 /** The TenantControlPlane a discovered Cluster stands for, from its controller owner reference. */
 export function ownerTenantControlPlane(c: FleetCluster): string | undefined {
   return c.metadata.ownerReferences?.find((o) => o.kind === USED_KINDS.TenantControlPlane.kind && o.controller)?.name;
+}
+
+/** Kamaji's status when the plane's spec.writePermissions refuse some writes. */
+export const WRITE_LIMITED = "WriteLimited";
+
+interface WriteLimit {
+  limited: boolean;
+  tcp: string;
+}
+
+/** The Writable condition of a Kamaji plane's Cluster; none for other clusters (writable as far as flotilla knows). */
+function writable(conditions: Condition[], limit: WriteLimit | undefined): Condition[] {
+  if (!limit) return removeCondition(conditions, WRITABLE);
+  return setCondition(
+    conditions,
+    limit.limited
+      ? {
+          type: WRITABLE,
+          status: "False",
+          reason: WRITE_LIMITED,
+          message: `TenantControlPlane ${limit.tcp} is WriteLimited (its spec.writePermissions refuse writes): applies are held`,
+        }
+      : {
+          type: WRITABLE,
+          status: "True",
+          reason: "Writable",
+          message: `TenantControlPlane ${limit.tcp} accepts writes`,
+        },
+  );
 }
 
 export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
@@ -38,10 +71,10 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
     if (c.spec.suspend) return this.finisher.suspended(c, path, ctx);
     const intervalMs = parseDuration(c.spec.interval ?? CLUSTER_DEFAULT_INTERVAL);
     const timing = { intervalMs, retryIntervalMs: intervalMs };
-    const conditions = c.status?.conditions ?? [];
+    let conditions = c.status?.conditions ?? [];
     const lastProbeTime = new Date().toISOString();
     try {
-      await this.tenantControlPlaneReady(c);
+      conditions = writable(conditions, await this.tenantControlPlaneReady(c));
       const target = await targetCluster(
         this.cluster,
         { metadata: c.metadata, spec: { kubeConfig: c.spec.kubeConfig } },
@@ -65,10 +98,13 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
     }
   }
 
-  /** A Kamaji plane that is not Ready makes its Cluster not Ready, whatever a probe would say. */
-  private async tenantControlPlaneReady(c: FleetCluster): Promise<void> {
+  /**
+   * A Kamaji plane that is not Ready makes its Cluster not Ready, whatever a probe would say. A
+   * WriteLimited one is up (reads work) but refuses writes: the Cluster is told so, not failed.
+   */
+  private async tenantControlPlaneReady(c: FleetCluster): Promise<WriteLimit | undefined> {
     const tcp = ownerTenantControlPlane(c);
-    if (!tcp) return;
+    if (!tcp) return undefined;
     let status: string | undefined;
     try {
       const obj = await this.cluster.client.get<{
@@ -82,10 +118,12 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
         `TenantControlPlane ${c.metadata.namespace}/${tcp} is gone`,
       );
     }
+    if (status === WRITE_LIMITED) return { limited: true, tcp: `${c.metadata.namespace}/${tcp}` };
     if (status !== "Ready")
       throw new ReconcileFailure(
         "TenantControlPlaneNotReady",
         `TenantControlPlane ${c.metadata.namespace}/${tcp} is not Ready (status.kubernetesResources.version.status: ${status ?? "unset"})`,
       );
+    return { limited: false, tcp: `${c.metadata.namespace}/${tcp}` };
   }
 }

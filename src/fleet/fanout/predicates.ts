@@ -6,14 +6,18 @@ import type { Condition } from "../../api/meta/conditions.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { Predicate } from "../../runtime/controller.js";
 
-const readyOf = (o: KubeObject) => {
-  const c = (o.status as { conditions?: Condition[] } | undefined)?.conditions?.find((x) => x.type === "Ready");
+const conditionOf = (o: KubeObject, type: string) => {
+  const c = (o.status as { conditions?: Condition[] } | undefined)?.conditions?.find((x) => x.type === type);
   return c ? `${c.status}/${c.reason}/${c.message}/${c.observedGeneration}` : "";
 };
+const readyOf = (o: KubeObject) => conditionOf(o, "Ready");
 const labelsOf = (o: KubeObject) => JSON.stringify(o.metadata.labels ?? {});
-/** A Cluster matters to the fan-out when its labels, spec or readiness change — not at every probe's timestamp. */
+/** A Cluster matters to the fan-out when its labels, spec, readiness or writability change — not at every probe's timestamp. */
 export const clusterChanged: Predicate = (o, n) =>
-  labelsOf(o) !== labelsOf(n) || o.metadata.generation !== n.metadata.generation || readyOf(o) !== readyOf(n);
+  labelsOf(o) !== labelsOf(n) ||
+  o.metadata.generation !== n.metadata.generation ||
+  readyOf(o) !== readyOf(n) ||
+  conditionOf(o, "Writable") !== conditionOf(n, "Writable");
 const revisionOf = (o: KubeObject) => {
   const s = o.status as { lastAppliedRevision?: string; history?: { chartVersion?: string }[] } | undefined;
   return `${s?.lastAppliedRevision ?? ""}/${s?.history?.[0]?.chartVersion ?? ""}`;

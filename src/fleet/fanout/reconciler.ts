@@ -16,7 +16,7 @@ import { ReconcileFailure } from "../../controllers/kit/failure.js";
 import { ObjectReconciler } from "../../controllers/kit/object-reconciler.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
 import { APPROVE_ANNOTATION } from "../../api/fleet/rollout.js";
-import { isReady, selects } from "../clusters.js";
+import { conditionOf, isReady, isWritable, selects, WRITABLE } from "../clusters.js";
 import { FleetError } from "../errors.js";
 import { checkRollout, InvalidRollout, REVISION_ANNOTATION, stagedMembers } from "../rollout/members.js";
 import { invalidRollout } from "./outcome.js";
@@ -168,15 +168,27 @@ export class FanOutReconciler<P extends FleetParent> extends ObjectReconciler<P>
     revision: string | undefined,
   ): Promise<{ row: Row; child?: FleetChild }> {
     const name = c.metadata.name;
-    if (!isReady(c)) {
-      const why = c.status?.conditions?.find((x) => x.type === "Ready")?.message ?? "not probed yet";
+    // A cluster not Ready, or up but refusing writes (a WriteLimited Kamaji plane), gets nothing new.
+    const blocked = !isReady(c)
+      ? { what: "not Ready", why: conditionOf(c, "Ready")?.message ?? "not probed yet" }
+      : !isWritable(c)
+        ? { what: "not writable", why: conditionOf(c, WRITABLE)?.message ?? "" }
+        : undefined;
+    if (blocked) {
       const row = childStatus(this.kind, name, childName(parent, name), existing);
       if (!existing)
-        return { row: { ...row, ready: "Unknown", message: `cluster not Ready: ${why}`, state: "waiting" } };
+        return {
+          row: { ...row, ready: "Unknown", message: `cluster ${blocked.what}: ${blocked.why}`, state: "waiting" },
+        };
       // Held, not removed: suspended, it applies nothing and prunes nothing until the cluster is back.
       const held = await holdChild(this.cluster, this.kind, existing);
       return {
-        row: { ...row, ready: "False", message: `cluster ${name} not Ready: ${why} (child held)`, state: "waiting" },
+        row: {
+          ...row,
+          ready: "False",
+          message: `cluster ${name} ${blocked.what}: ${blocked.why} (child held)`,
+          state: "waiting",
+        },
         child: held,
       };
     }
