@@ -2,6 +2,7 @@
 # Builds flotilla's upstream toolchain from Go modules (never from release downloads):
 #   flotilla-kube  etcd + kube-apiserver + kube-controller-manager + kube-scheduler + kubectl
 #   kwok, helm, kustomize
+#   helm-engine  helm v4's actions resident behind a JSON protocol (the HelmRelease controller's engine, decision 0042)
 #   registry  the CNCF distribution registry (OCI tests and the local fleet serve artifacts from it)
 #   flux      the flux CLI (tests check that flotilla and Flux read each other's OCI artifacts)
 #   resourceset-template  the Flux Operator's ResourceSet template setup (the parity oracle of flotilla's engine)
@@ -20,7 +21,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/versions.env"
 tools_dir="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}"
 bin="$tools_dir/bin"
-all_tools=(controlplane kwok helm kustomize registry flux resourceset-template sops age age-keygen alertmanager)
+all_tools=(controlplane kwok helm helm-engine kustomize registry flux resourceset-template sops age age-keygen alertmanager)
 
 die() { echo "flotilla tools: error: $*" >&2; exit 1; }
 
@@ -59,6 +60,7 @@ ldflags_for() {
       echo "-s -w$x" ;;
     kwok) echo "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${KWOK_VERSION#v}" ;;
     helm) echo "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" ;;
+    helm-engine) echo "-s -w -X main.version=$HELM_VERSION" ;;
     kustomize) echo "-s -w -X sigs.k8s.io/kustomize/api/provenance.version=$KUSTOMIZE_VERSION" ;;
     registry) echo "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION" ;;
     flux) echo "-s -w -X main.VERSION=${FLUX_VERSION#v}" ;;
@@ -73,6 +75,7 @@ package_for() {
     controlplane) echo "." ;;
     kwok) echo "sigs.k8s.io/kwok/cmd/kwok" ;;
     helm) echo "helm.sh/helm/v4/cmd/helm" ;;
+    helm-engine) echo "." ;;
     kustomize) echo "sigs.k8s.io/kustomize/kustomize/v5" ;;
     registry) echo "." ;; # cmd/registry's main plus `registry htpasswd` (tools/registry/main.go)
     flux) echo "github.com/fluxcd/flux2/v2/cmd/flux" ;;
@@ -86,7 +89,7 @@ package_for() {
 version_of() {
   case "$1" in
     controlplane) echo "$KUBERNETES_VERSION (etcd $ETCD_VERSION)" ;;
-    kwok) echo "$KWOK_VERSION" ;; helm) echo "$HELM_VERSION" ;; kustomize) echo "$KUSTOMIZE_VERSION" ;;
+    kwok) echo "$KWOK_VERSION" ;; helm | helm-engine) echo "$HELM_VERSION" ;; kustomize) echo "$KUSTOMIZE_VERSION" ;;
     registry) echo "$REGISTRY_VERSION" ;; flux) echo "$FLUX_VERSION" ;;
     resourceset-template) echo "(flux-operator $FLUX_OPERATOR_VERSION)" ;;
     sops) echo "$SOPS_VERSION" ;; age | age-keygen) echo "$AGE_VERSION" ;;

@@ -85,22 +85,45 @@ export function startProcess(name, command, args, env) {
   };
 }
 
-/** utime + stime + cutime + cstime of a process (reaped children such as helm included), in seconds. */
-export function cpuWithChildren(pid) {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100; // clock ticks (100 Hz)
-}
+const statFields = (pid) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+const ticks = (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100; // clock ticks (100 Hz)
 
-/** VmRSS of the processes and all their descendants (flotilla's helm children, say), summed. */
-export function treeRss(roots) {
+/** Each process's children, by parent pid (strings), from /proc. */
+function childrenByParent() {
   const children = new Map();
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d)))
     try {
-      const ppid = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1];
+      const ppid = statFields(pid)[1];
       children.set(ppid, [...(children.get(ppid) ?? []), pid]);
     } catch {
       // exited meanwhile
     }
+  return children;
+}
+
+/**
+ * CPU seconds of a process and its whole tree: its utime + stime, its reaped children's (cutime +
+ * cstime: flotilla's helm processes), and the live descendants' own (a resident child such as the helm
+ * engine, never reaped within a run, which cutime alone would miss).
+ */
+export function cpuWithChildren(pid) {
+  const children = childrenByParent();
+  let total = ticks(statFields(pid));
+  for (const queue = [...(children.get(String(pid)) ?? [])]; queue.length;) {
+    const child = queue.pop();
+    queue.push(...(children.get(child) ?? []));
+    try {
+      total += ticks(statFields(child));
+    } catch {
+      // exited meanwhile: its time is in its parent's cutime once reaped
+    }
+  }
+  return total;
+}
+
+/** VmRSS of the processes and all their descendants (flotilla's helm children, say), summed. */
+export function treeRss(roots) {
+  const children = childrenByParent();
   let rss = 0;
   for (const queue = roots.map(String); queue.length;) {
     const pid = queue.pop();

@@ -33,6 +33,9 @@ bash scripts/image/ensure-build-packages.sh
 tools_bin="${FLOTILLA_TOOLS_DIR:-$HOME/.cache/flotilla/tools}/bin"
 helm="$tools_bin/helm"
 [[ -x "$helm" ]] || bash tools/build.sh helm
+# The HelmRelease controller's resident helm engine (decision 0042), from the same helm modules.
+helm_engine="$tools_bin/helm-engine"
+[[ -x "$helm_engine" ]] || bash tools/build.sh helm-engine
 # sops decrypts a Kustomization's spec.decryption (decision 0036); the pinned build, as helm.
 sops="$tools_bin/sops"
 [[ -x "$sops" ]] || bash tools/build.sh sops
@@ -76,11 +79,12 @@ base_rootfs() {
   mkdir -p "$dir/data"
 }
 
-# The Node.js runtime, helm and sops.
+# The Node.js runtime, helm, the helm engine and sops.
 runtime_layer() {
   local dir="$1"
   install -D -m 0755 "$node" "$dir/usr/local/bin/node"
   install -D -m 0755 "$helm" "$dir/usr/local/bin/helm"
+  install -D -m 0755 "$helm_engine" "$dir/usr/local/bin/helm-engine"
   install -D -m 0755 "$sops" "$dir/usr/local/bin/sops"
 }
 

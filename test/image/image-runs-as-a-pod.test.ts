@@ -246,6 +246,7 @@ describe("flotilla's image run as the install's pod", () => {
     // ran are the image's; the host's pinned helm is at a path that does not exist in there.
     expect(readlinkSync(`/proc/${pid}/root`)).toBe(rootfs);
     expect(existsSync(join(rootfs, "usr/local/bin/helm"))).toBe(true);
+    expect(existsSync(join(rootfs, "usr/local/bin/helm-engine"))).toBe(true);
   });
 
   it("stops on SIGTERM as a kubelet stops it, within the pod's grace period", async () => {

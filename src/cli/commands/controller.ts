@@ -15,6 +15,7 @@ import { withControllerOptions } from "./controller/controller-options.js";
 import { dashboardToken } from "./controller/dashboard-token.js";
 import { setCelCostLimit } from "../../util/cel.js";
 import { setMaxObjectTimeout } from "../../util/object-timeout.js";
+import { useHelmEngine } from "../../controllers/helmrelease/actions/run-action.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
 function address(flag: string, value: string): { host: string; port: number } {
@@ -81,6 +82,7 @@ export function controllerCommand(): Command {
     else throw new KubeconfigError("not running in a cluster and no --kubeconfig given", "controller");
     const log = createLogger({ level: opts.logLevel as Level });
     setMaxObjectTimeout(flags.maxObjectTimeoutMs);
+    useHelmEngine(opts.helmEngine !== false);
     const manager = await startManager({
       endpoint,
       concurrent: flags.concurrent,

@@ -110,6 +110,13 @@ export function withControllerOptions(command: Command): Command {
       )
       .addOption(
         goBoolOption(
+          "--helm-engine",
+          "run HelmRelease actions in the resident helm engine (tools/helm-engine); false starts a helm process and a post-renderer per action, as before decision 0042",
+          true,
+        ),
+      )
+      .addOption(
+        goBoolOption(
           "--kamaji-discovery",
           "make a fleet Cluster of every Kamaji TenantControlPlane (when Kamaji's CRD is served)",
           true,

@@ -1,18 +1,29 @@
-// One helm action in a private home: the target's kubeconfig and the values in 0600 files there
-// (removed with the home), the post-renderer plugin installed there, the run bounded by the action's
-// timeout plus a margin. Every helm process of the HelmRelease controller starts here and is counted.
-import { HelmHome, type HelmResult, runHelm } from "../../../binaries/helm/index.js";
+// One helm action in a private home: the values in a 0600 file there (removed with the home), the run
+// bounded by the action's timeout plus a margin. By default it runs in the resident helm engine
+// (binaries/helm/engine.ts, decision 0042): the target's kubeconfig passed as text, the post-render
+// step called back into this process. With `--helm-engine=false` it is a helm process as before: the
+// kubeconfig written into the home, the post-renderer plugin installed there. Either way every action
+// of the HelmRelease controller starts here and is counted.
+import { HelmHome, type HelmResult, runHelm, runHelmEngine } from "../../../binaries/helm/index.js";
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
 import { Counter } from "../../../runtime/metrics.js";
 import { objectTimeout } from "../../../util/object-timeout.js";
-import { writeKubeconfig } from "./kubeconfig-file.js";
+import { postRender } from "../post-render/render.js";
+import { kubeconfigFor, writeKubeconfig } from "./kubeconfig-file.js";
 
-/** helm processes the HelmRelease controller started, by command: an idle cycle must add none. */
+/** helm actions the HelmRelease controller started, by command: an idle cycle must add none. */
 export const helmProcesses = new Counter(
   "flotilla_helmrelease_helm_processes_total",
-  "helm processes started by the HelmRelease controller",
+  "helm actions (engine requests or helm processes) started by the HelmRelease controller",
 );
+
+let engine = true;
+
+/** The controller's --helm-engine: the resident engine (default), or a helm process per action. */
+export function useHelmEngine(on: boolean): void {
+  engine = on;
+}
 
 /** A helm command and its arguments, built in the action's home (values file, post-renderer). */
 export interface HelmInvocation {
@@ -42,13 +53,15 @@ export async function runAction(a: HelmInvocation, r: ActionRun): Promise<HelmRe
     if (at) args[at] = timeout.text;
     helmProcesses.inc({ command: a.command });
     const started = Date.now();
-    return await runHelm(args, {
-      home,
-      kubeconfig: writeKubeconfig(home.dir, r.endpoint),
-      timeoutMs: timeout.ms + MARGIN_MS,
-      signal: r.signal,
-      tenant: r.hr.metadata.namespace,
-    }).catch((err: unknown) => {
+    const common = { timeoutMs: timeout.ms + MARGIN_MS, signal: r.signal, tenant: r.hr.metadata.namespace };
+    const run = engine
+      ? runHelmEngine(args, {
+          ...common,
+          kubeconfig: kubeconfigFor(r.endpoint),
+          postRender: (manifests) => postRender(manifests, r.hr),
+        })
+      : runHelm(args, { ...common, home, kubeconfig: writeKubeconfig(home.dir, r.endpoint) });
+    return await run.catch((err: unknown) => {
       // The cap is named where it bit: the action failed after running for as long as the cap allowed.
       if (timeout.capped && err instanceof Error && Date.now() - started >= timeout.ms)
         err.message += ` (${timeout.capped})`;
