@@ -66,10 +66,13 @@ describe("the resident helm engine", () => {
       ["upgrade", "-n", ns, "-f", values, "--history-max", "5", "--post-renderer", "x", "--", "one", web],
       post,
     );
-    const cm = await tenant.get<{ metadata: { labels: Record<string, string> }; data: Record<string, string> }>(
-      cmPath("one-cm"),
-    );
+    const cm = await tenant.get<{
+      metadata: { labels: Record<string, string>; managedFields: { manager: string }[] };
+      data: Record<string, string>;
+    }>(cmPath("one-cm"));
     expect(cm.metadata.labels["rendered-by"]).toBe("flotilla");
+    // Written as helm's field manager, as the helm binary writes: drift detection looks for it.
+    expect(cm.metadata.managedFields.map((f) => f.manager)).toEqual(["helm"]);
     expect(cm.data.message).toBe("second");
     const history = await new ReleaseStorage(tenant, ns).history("one");
     expect(history.map((r) => [r.version, r.info.status])).toEqual([

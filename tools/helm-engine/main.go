@@ -26,6 +26,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"helm.sh/helm/v4/pkg/kube"
 )
 
 type request struct {
@@ -159,6 +161,9 @@ func main() {
 		fmt.Println(helmVersion())
 		return
 	}
+	// helm names its field manager after its program (filepath.Base(os.Args[0])): "helm" for the CLI.
+	// The engine writes as that same manager, so drift detection and a later `helm` see one owner.
+	kube.ManagedFieldsManager = "helm"
 	e := &engine{
 		out:     json.NewEncoder(os.Stdout),
 		cancels: map[int64]context.CancelFunc{},
