@@ -123,7 +123,7 @@ describe("HelmRelease bad input", () => {
     await healthyStillReconciled();
   }, 360_000);
 
-  it("helm missing: the release says helm is not found and how to get it; the controller goes on", async () => {
+  it("helm missing: the release says the helm engine is not found and how to get it; the controller goes on", async () => {
     const noHelm = await startHelmReleaseEnv("hr-no-helm", {
       // An empty tools directory and a PATH without helm: what a broken image would be.
       env: { ...process.env, FLOTILLA_TOOLS_DIR: makeWorkDir("flotilla-no-tools-"), PATH: "/usr/bin:/bin" },
@@ -132,8 +132,9 @@ describe("HelmRelease bad input", () => {
       await benchChart(noHelm.charts);
       await noHelm.createRelease("nohelm", { name: "bench", version: "1.0.0" });
       // Ready=False first says the chart is being fetched (a wait); then that helm is missing.
+      // The controller runs helm's actions in the resident engine (decision 0042): that is what is missing.
       const helmNotFound =
-        /helm not found: not at .*\/bin\/helm nor on PATH; build the pinned one with `npm run tools`/;
+        /helm engine not found: not at .*\/bin\/helm-engine nor on PATH; build the pinned one with `npm run tools`/;
       await eventually(
         "the release saying helm is not found",
         async () => helmNotFound.test(condOf(await noHelm.waitReady("nohelm", "False"), "Ready")?.message ?? ""),

@@ -21,6 +21,6 @@ describe("finding the resident helm engine", () => {
     const tools = makeWorkDir("engine-tools-");
     const find = () => locateHelmEngine({ FLOTILLA_TOOLS_DIR: tools, PATH: tools });
     expect(find).toThrow(HelmNotFoundError);
-    expect(find).toThrow(/tools\/build\.sh helm-engine.*--helm-engine=false/);
+    expect(find).toThrow(/helm engine not found: .*npm run tools.*tools\/build\.sh helm-engine.*--helm-engine=false/);
   });
 });

@@ -12,7 +12,8 @@ export function locateHelmEngine(env: NodeJS.ProcessEnv = process.env): string {
   const found = onPath("helm-engine", env);
   if (found) return found;
   throw new HelmNotFoundError(
-    `the helm engine was not found: not at ${pinned} nor on PATH; build it with \`bash tools/build.sh helm-engine\` ` +
-      `(or \`npm run tools\`), or run the controller with --helm-engine=false to start a helm process per action`,
+    `helm engine not found: not at ${pinned} nor on PATH; build the pinned one with \`npm run tools\` ` +
+      `(or \`bash tools/build.sh helm-engine\`, or set FLOTILLA_TOOLS_DIR), or run the controller with ` +
+      `--helm-engine=false to start a helm process per action`,
   );
 }
