@@ -10,6 +10,7 @@ import { isTrue } from "../../runtime/conditions.js";
 import { type Condition, READY } from "../../api/meta/conditions.js";
 import { asCelValue, CelCostLimitError, type CelProgram, celEnvironment, compileCel, runCel } from "../../util/cel.js";
 import { type DependencyRef, isOtherKind, readOtherKind, requireOtherKindReady } from "./dependency-object.js";
+import { findDependencyCycle } from "./dependency-cycle.js";
 import { ReconcileFailure } from "./failure.js";
 
 /** What dependsOn needs of an object, whatever its kind (Kustomization, HelmRelease). */
@@ -43,9 +44,40 @@ export function compileReadyExprs(ks: Dependent): Map<number, CelProgram> {
 
 /**
  * dependsOn for any kind: each dependency (same kind, at `path`) exists, has observed its generation and
- * is Ready (or passes its readyExpr); `more` adds the kind's own rule.
+ * is Ready (or passes its readyExpr); `more` adds the kind's own rule. While one is not ready, a cycle
+ * back to this object (across kinds) is looked for and named instead: it would never end by waiting.
  */
 export async function checkDependsOn<T extends Dependent>(
+  cluster: Cluster,
+  ks: T,
+  refs: { noCrossNamespaceRefs?: boolean; waitMs: number; path: (ns: string, name: string) => string },
+  readyExprs: Map<number, CelProgram> = compileReadyExprs(ks),
+  more?: (other: T, notReady: ReconcileFailure) => Promise<void>,
+): Promise<void> {
+  try {
+    await checkEach(cluster, ks, refs, readyExprs, more);
+  } catch (err) {
+    if (!(err instanceof ReconcileFailure) || err.reason !== "DependencyNotReady") throw err;
+    const cycle = await findDependencyCycle(
+      cluster.client,
+      {
+        ...ks,
+        apiVersion: ks.apiVersion ?? "kustomize.toolkit.fluxcd.io/v1",
+        kind: ks.kind ?? "Kustomization",
+      },
+      refs.noCrossNamespaceRefs,
+    ).catch(() => undefined); // the walk is a diagnosis: the wait's own message stands if it cannot run
+    if (!cycle) throw err;
+    // Retried, not Stalled: the cycle is broken by editing any object in it, which does not requeue this one.
+    throw new ReconcileFailure(
+      "DependencyNotReady",
+      `dependency cycle: ${cycle.join(" → ")}: each waits for the next; remove one of these dependsOn entries`,
+      { retryAfterMs: refs.waitMs },
+    );
+  }
+}
+
+async function checkEach<T extends Dependent>(
   cluster: Cluster,
   ks: T,
   refs: { noCrossNamespaceRefs?: boolean; waitMs: number; path: (ns: string, name: string) => string },

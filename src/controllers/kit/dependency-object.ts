@@ -1,12 +1,14 @@
 // dependsOn across kinds (the shape of Flux's open kustomize-controller#1653 / helm-controller#1480: an entry
 // with `apiVersion` and `kind` names any object — a HelmRelease from a Kustomization, a CRD, a Deployment).
 // The dependency is read on the dependent's own cluster, through discovery; it is ready when kstatus says
-// Current (for Flux kinds: Ready=True at the observed generation), or merely exists with `ready: false`.
+// Current — for Flux kinds Ready=True at the observed generation, as kstatus alone would call a Ready=False
+// HelmRelease "Current" — or merely exists with `ready: false`.
 // An entry without `kind`, or naming the dependent's own kind, keeps its classic meaning (dependencies.ts).
 import type { Cluster } from "../../kube/cluster.js";
 import { NoMatchError } from "../../kube/discovery.js";
 import type { DependencyReference, KubeObject } from "../../api/meta/object.js";
 import { computeHealth } from "../../ssa/index.js";
+import { type Condition, READY } from "../../api/meta/conditions.js";
 import { ReconcileFailure } from "./failure.js";
 
 /** One spec.dependsOn entry, every field any kind has (the api's type). */
@@ -75,9 +77,33 @@ export async function readOtherKind(
   return { obj, id };
 }
 
-/** kstatus readiness of an another-kind dependency (unless `ready: false`), naming why not. */
+/** The groups whose kinds report Ready as Flux does (kstatus alone calls Ready=False "Current"). */
+const FLUX_GROUP = /(^|\.)toolkit\.fluxcd\.io$|^fluxcd\.controlplane\.io$|^fleet\.flotilla\.dev$/;
+
+/** Why a Flux-style object is not Ready=True at its generation, or undefined when it is. */
+export function fluxNotReady(obj: KubeObject): string | undefined {
+  const status = obj.status as { observedGeneration?: number; conditions?: Condition[] } | undefined;
+  const ready = status?.conditions?.find((c) => c.type === READY);
+  if (status?.observedGeneration !== obj.metadata.generation || !ready)
+    return `its generation ${obj.metadata.generation ?? "?"} is not reconciled yet`;
+  if (ready.status === "True") return undefined;
+  return `Ready=${ready.status} (${ready.reason}): ${ready.message}`;
+}
+
+/**
+ * Readiness of an another-kind dependency (unless `ready: false`), naming why not: Ready=True at the observed
+ * generation for the Flux and fleet kinds, kstatus (ssa/health) for the rest.
+ */
 export function requireOtherKindReady(dep: DependencyRef, obj: KubeObject, id: string, waitMs: number): void {
   if (dep.ready === false) return;
+  if (FLUX_GROUP.test(groupOf(obj.apiVersion))) {
+    const why = fluxNotReady(obj);
+    if (why)
+      throw new ReconcileFailure("DependencyNotReady", `dependency '${id}' is not ready: ${why}`, {
+        retryAfterMs: waitMs,
+      });
+    return;
+  }
   const health = computeHealth(obj);
   if (health.status !== "Current")
     throw new ReconcileFailure(
