@@ -2,10 +2,10 @@
 // selector matches — a child HelmRelease per cluster, `<name>-<cluster>`, installing on that cluster
 // through its kubeconfig Secret, `${cluster_name}`, `${cluster_label_<key>}` and the Cluster's variables
 // expanded in the template's values.
-import type { KubeObject } from "../meta/object.js";
+import type { DependencyReference, KubeObject } from "../meta/object.js";
 import type { HelmReleaseSpec } from "../helm/helmrelease.js";
 import { helmReleaseSchemas } from "../helm/helmrelease-schema.js";
-import { arr, bool, crdFor, duration, obj, str, strMap } from "../crd.js";
+import { bool, dependsOnSchema, crdFor, duration, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 import { type Rollout, rolloutSchema } from "./rollout.js";
 import {
@@ -25,8 +25,8 @@ export interface FleetHelmReleaseSpec {
   /** As FleetKustomization's: after the grace period, Orphan (default) leaves the release installed; Prune uninstalls it. */
   onClusterRemoval?: ClusterRemovalPolicy;
   clusterRemovalGracePeriod?: string;
-  /** As FleetKustomization's: per cluster, after these FleetHelmReleases' children, and removed before them. */
-  dependsOn?: { name: string }[];
+  /** As FleetKustomization's: per cluster, after these fleet objects' children (any fleet kind), removed before them. */
+  dependsOn?: DependencyReference[];
   rollout?: Rollout;
   suspend?: boolean;
 }
@@ -45,7 +45,7 @@ export const fleetHelmReleaseCrd = () =>
           ),
           onClusterRemoval: str({ enum: [...CLUSTER_REMOVAL_POLICIES] }),
           clusterRemovalGracePeriod: duration(),
-          dependsOn: arr(obj({ name: str() }, ["name"])),
+          dependsOn: dependsOnSchema(),
           rollout: rolloutSchema(),
           suspend: bool(),
         },

@@ -1,11 +1,11 @@
 // FleetKustomization (fleet.flotilla.dev/v1alpha1): one Kustomization spec fanned out to every Cluster a
 // selector matches — a child Kustomization per cluster, `<name>-<cluster>` in the same namespace, applying
 // to that cluster through its kubeconfig Secret, with the cluster's values for postBuild substitution.
-import type { KubeObject } from "../meta/object.js";
+import type { DependencyReference, KubeObject } from "../meta/object.js";
 import type { Condition } from "../meta/conditions.js";
 import type { KustomizationSpec } from "../kustomize/kustomization.js";
 import { kustomizationSchemas } from "../kustomize/kustomization-schema.js";
-import { arr, bool, condition, crdFor, duration, int, obj, str, strMap } from "../crd.js";
+import { arr, bool, dependsOnSchema, condition, crdFor, duration, int, obj, str, strMap } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
 import { type ClusterSelector, clusterSelectorSchema } from "./selector.js";
 import { type Rollout, type RolloutStatus, rolloutSchema, rolloutStatusSchema } from "./rollout.js";
@@ -35,10 +35,11 @@ export interface FleetKustomizationSpec {
    */
   fallbackPath?: string;
   /**
-   * Fleet objects of this kind (same namespace) whose child on a cluster must be Ready before this one's
-   * there — and which keep their child on a cluster until this one's is gone from it.
+   * Flux dependsOn entries, per cluster: a plain entry (no kind) or one naming a fleet kind is that fleet
+   * object's child on the same cluster, which must be Ready before this one's there — and which keeps its
+   * child on a cluster until this one's is gone from it; any other kind is handed to each child as written.
    */
-  dependsOn?: { name: string }[];
+  dependsOn?: DependencyReference[];
   /**
    * What happens once a cluster that stopped matching (its Cluster deleted, or its labels changed) has been
    * gone for clusterRemovalGracePeriod: Orphan (default) deletes the child and leaves what it applied running
@@ -89,7 +90,7 @@ export const fleetKustomizationCrd = () =>
             ["spec"],
           ),
           fallbackPath: str(),
-          dependsOn: arr(obj({ name: str() }, ["name"])),
+          dependsOn: dependsOnSchema(),
           onClusterRemoval: str({ enum: [...CLUSTER_REMOVAL_POLICIES] }),
           clusterRemovalGracePeriod: duration(),
           rollout: rolloutSchema(),

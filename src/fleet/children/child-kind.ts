@@ -4,7 +4,7 @@ import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { ClusterRemovalPolicy, ClusterSelector, FleetStatus } from "../../api/fleet/fleet-kustomization.js";
 import type { KindEntry } from "../../api/kinds.js";
 import type { Condition } from "../../api/meta/conditions.js";
-import type { KubeObject } from "../../api/meta/object.js";
+import type { DependencyReference, KubeObject } from "../../api/meta/object.js";
 import type { Rollout } from "../../api/fleet/rollout.js";
 import type { KubeClient } from "../../kube/client.js";
 import type { SourceFetcher } from "../../sources/consumer.js";
@@ -18,7 +18,7 @@ export interface FleetParent extends KubeObject {
     };
     onClusterRemoval?: ClusterRemovalPolicy;
     clusterRemovalGracePeriod?: string;
-    dependsOn?: { name: string }[];
+    dependsOn?: DependencyReference[];
     rollout?: Rollout;
     suspend?: boolean;
   };

@@ -5,20 +5,13 @@ import type { ClusterChildStatus } from "../../api/fleet/fleet-kustomization.js"
 import { apiVersionOf } from "../../api/kinds.js";
 import { isProvablyUnchanged } from "../../ssa/index.js";
 import type { ArtifactFiles, ChildKind, FleetChild, FleetParent } from "./child-kind.js";
+import { withFleetDependencies } from "./fleet-dependencies.js";
 
 export const CLUSTER_LABEL = "fleet.flotilla.dev/cluster";
 /** The field manager of everything the fleet applies. */
 export const FLEET_FIELD_MANAGER = "flotilla-fleet";
 
 export const childName = (parent: FleetParent, cluster: string) => `${parent.metadata.name}-${cluster}`;
-
-/** The child's spec with the parent's fleet dependencies as dependencies on this cluster's children of them. */
-function withFleetDependencies(spec: Record<string, unknown>, parent: FleetParent, cluster: string) {
-  const deps = parent.spec.dependsOn ?? [];
-  if (!deps.length) return spec;
-  const own = (spec.dependsOn as { name: string; namespace?: string }[] | undefined) ?? [];
-  return { ...spec, dependsOn: [...own, ...deps.map((d) => ({ name: `${d.name}-${cluster}` }))] };
-}
 
 export function desiredChild<P extends FleetParent>(
   kind: ChildKind<P>,
@@ -50,7 +43,7 @@ export function desiredChild<P extends FleetParent>(
         },
       ],
     },
-    spec: withFleetDependencies(kind.childSpec(parent, c, files), parent, c.metadata.name),
+    spec: withFleetDependencies(kind.childSpec(parent, c, files), parent.spec.dependsOn, kind.parent, c.metadata.name),
   };
 }
 

@@ -1,7 +1,7 @@
 // A cluster that stops matching loses its child once its grace period is over (leaving.ts) — and, through
 // the child's own deletion, what it applied there (onClusterRemoval: Prune), or keeps it (Orphan, the
 // default). A child that other fleet objects depend on
-// (spec.dependsOn) goes only after their children on that cluster are gone: a tenant's namespace and role
+// (spec.dependsOn, of either fleet kind) goes only after their children on that cluster are gone: a tenant's namespace and role
 // binding outlive the tenant's apps, which are pruned as the tenant. A child whose cluster is not Ready is
 // held — suspended, applying and pruning nothing — and resumed by the next apply once the cluster is back.
 import { pathOf } from "../../api/paths.js";
@@ -10,44 +10,57 @@ import { NotFoundError } from "../../kube/errors.js";
 import type { ReconcileContext } from "../../runtime/controller.js";
 import type { ChildKind, FleetChild, FleetParent } from "../children/child-kind.js";
 import { CLUSTER_LABEL } from "../children/children.js";
+import { FLEET_KINDS, fleetKindOf } from "../children/fleet-dependencies.js";
 import type { ClusterRemovalPolicy } from "../../api/fleet/fleet-kustomization.js";
 
 /** Orphan unless Prune is asked for: the fleet cannot tell a mistake from an intent (decision 0031). */
 export const removalPolicy = (parent: FleetParent): ClusterRemovalPolicy => parent.spec.onClusterRemoval ?? "Orphan";
 
-/** Per cluster, the children there of the fleet objects that depend on `parent` (they go first). */
+/** Per cluster, the children there of the fleet objects (of any fleet kind) that depend on `parent` (they go first). */
 export async function dependentChildren<P extends FleetParent>(
   mgmt: Cluster,
   kind: ChildKind<P>,
   parent: P,
 ): Promise<Map<string, string[]>> {
-  const ns = parent.metadata.namespace;
-  const parents = await mgmt.client.listAll<P>(pathOf(kind.parent, ns));
+  const ns = parent.metadata.namespace!;
+  const parents: { kind: (typeof FLEET_KINDS)[number]; p: FleetParent; id: string }[] = [];
+  for (const k of FLEET_KINDS)
+    for (const p of (await mgmt.client.listAll<FleetParent>(pathOf(k.parent, ns))).items)
+      parents.push({ kind: k, p, id: `${k.parent.kind}/${p.metadata.name}` });
+  const byId = new Map(parents.map((x) => [x.id, x]));
+  // The fleet objects (same namespace) an entry of `x` names, as ids.
+  const named = (x: (typeof parents)[number]) =>
+    (x.p.spec.dependsOn ?? []).flatMap((d) => {
+      const k = fleetKindOf(d, x.kind.parent);
+      return k && (d.namespace ?? ns) === ns ? [`${k.parent.kind}/${d.name}`] : [];
+    });
   // What this parent itself depends on, transitively: in a cycle, those never hold its removal (a cycle
   // would otherwise hold every child in it for ever).
-  const byName = new Map(parents.items.map((p) => [p.metadata.name, p]));
-  const ancestors = new Set<string>([parent.metadata.name]);
-  for (let todo = [parent]; todo.length;) {
-    const next: P[] = [];
-    for (const p of todo)
-      for (const d of p.spec.dependsOn ?? [])
-        if (!ancestors.has(d.name) && byName.has(d.name)) {
-          ancestors.add(d.name);
-          next.push(byName.get(d.name)!);
+  const self = `${kind.parent.kind}/${parent.metadata.name}`;
+  const ancestors = new Set<string>([self]);
+  for (let todo = [self]; todo.length;) {
+    const next: string[] = [];
+    for (const id of todo)
+      for (const d of byId.has(id) ? named(byId.get(id)!) : [])
+        if (!ancestors.has(d) && byId.has(d)) {
+          ancestors.add(d);
+          next.push(d);
         }
     todo = next;
   }
-  const dependents = parents.items
-    .filter((p) => !ancestors.has(p.metadata.name) && p.spec.dependsOn?.some((d) => d.name === parent.metadata.name))
-    .map((p) => p.metadata.name);
   const out = new Map<string, string[]>();
-  if (!dependents.length) return out;
-  const left = await mgmt.client.listAll<FleetChild>(pathOf(kind.child, ns), {
-    labelSelector: `${kind.parentLabel} in (${dependents.join(",")})`,
-  });
-  for (const k of left.items) {
-    const cluster = k.metadata.labels?.[CLUSTER_LABEL] ?? "";
-    out.set(cluster, [...(out.get(cluster) ?? []), k.metadata.name]);
+  for (const k of FLEET_KINDS) {
+    const dependents = parents
+      .filter((x) => x.kind === k && !ancestors.has(x.id) && named(x).includes(self))
+      .map((x) => x.p.metadata.name);
+    if (!dependents.length) continue;
+    const left = await mgmt.client.listAll<FleetChild>(pathOf(k.child, ns), {
+      labelSelector: `${k.parentLabel} in (${dependents.join(",")})`,
+    });
+    for (const c of left.items) {
+      const cluster = c.metadata.labels?.[CLUSTER_LABEL] ?? "";
+      out.set(cluster, [...(out.get(cluster) ?? []), c.metadata.name]);
+    }
   }
   return out;
 }

@@ -5,10 +5,11 @@ import type { HelmReleaseSpec } from "../../api/helm/helmrelease.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../children/child-kind.js";
+import { FLEET_HELMRELEASE_LABEL } from "../children/fleet-dependencies.js";
 import { fanOutController } from "../fanout/setup.js";
 import { helmReleasePins } from "./pinned-version.js";
 
-export const FLEET_HELMRELEASE_LABEL = "fleet.flotilla.dev/fleet-helmrelease";
+export { FLEET_HELMRELEASE_LABEL };
 
 function expandValues(v: unknown, vars: Record<string, string>, where: string): unknown {
   if (typeof v === "string") return expandClusterVariables(v, vars, where);

@@ -6,12 +6,13 @@ import { SERVED_KINDS } from "../../api/kinds.js";
 import type { KustomizationSpec } from "../../api/kustomize/kustomization.js";
 import { clusterVariables, expandClusterVariables } from "../clusters.js";
 import type { ChildKind } from "../children/child-kind.js";
+import { FLEET_KUSTOMIZATION_LABEL } from "../children/fleet-dependencies.js";
 import { fleetKustomizationFiles } from "./artifact-files.js";
 import { PINNABLE_KINDS, sweepPinned } from "../rollout/pinned-source.js";
 import { liveRevision, pinnedSpec, pinTemplateSource } from "./rollout-source.js";
 import type { KubeObject } from "../../api/meta/object.js";
 
-export const FLEET_KUSTOMIZATION_LABEL = "fleet.flotilla.dev/fleet-kustomization";
+export { FLEET_KUSTOMIZATION_LABEL };
 
 export const fleetKustomizationKind: ChildKind<FleetKustomization> = {
   parent: SERVED_KINDS.FleetKustomization,
