@@ -28,7 +28,6 @@ describe("HelmRelease fields flotilla does not implement", () => {
     ],
     [{ postRenderStrategy: "nohooks" }, "spec.postRenderStrategy 'nohooks'"],
     [{ postRenderStrategy: "separate" }, "spec.postRenderStrategy 'separate'"],
-    [{ waitStrategy: { name: "legacy" } }, "spec.waitStrategy.name 'legacy'"],
     [{ healthCheckExprs: [{ apiVersion: "v1", kind: "ConfigMap", current: "true" }] }, "spec.healthCheckExprs"],
     [{ upgrade: { chartNameChangeStrategy: "InPlaceUpdate" } }, "spec.upgrade.chartNameChangeStrategy 'InPlaceUpdate'"],
   ] as [Partial<HelmReleaseSpec>, string][])(

@@ -65,11 +65,6 @@ export const HELM_RELEASE_UNSUPPORTED: UnsupportedField<HelmRelease>[] = [
       "remove spec.postRenderStrategy (or set it to combined); helm's CLI post-renders hooks and manifests together",
   },
   {
-    field: "spec.waitStrategy.name legacy",
-    find: (hr) => (hr.spec.waitStrategy?.name === "legacy" ? "spec.waitStrategy.name 'legacy'" : undefined),
-    instead: "remove spec.waitStrategy (or set its name to poller); flotilla waits with helm's status watcher",
-  },
-  {
     field: "spec.healthCheckExprs",
     find: (hr) => (hr.spec.healthCheckExprs?.length ? "spec.healthCheckExprs" : undefined),
     instead:

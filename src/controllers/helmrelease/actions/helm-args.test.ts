@@ -35,6 +35,18 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
     ]);
   });
 
+  it("waits by spec.waitStrategy: poller is helm's kstatus watcher, legacy is helm v3's wait (helm v4's --wait=legacy)", () => {
+    const legacy = hr({ waitStrategy: { name: "legacy" } });
+    expect(installArgs(legacy, t, "c.tgz")).toContain("--wait=legacy");
+    expect(upgradeArgs(legacy, t, "c.tgz")).toContain("--wait=legacy");
+    expect(rollbackArgs(legacy, t, 1)).toContain("--wait=legacy");
+    expect(uninstallArgs(legacy, t)).toContain("--wait=legacy");
+    expect(upgradeArgs(hr({ waitStrategy: { name: "poller" } }), t, "c.tgz")).toContain("--wait=watcher");
+    // No wait at all when the action disables it, whatever the strategy.
+    const off = hr({ waitStrategy: { name: "legacy" }, install: { disableWait: true } });
+    expect(installArgs(off, t, "c.tgz").some((a) => a.startsWith("--wait"))).toBe(false);
+  });
+
   it("puts the release name, chart and revision after '--', extra flags before it: a name is never read as a flag", () => {
     const odd = { ...t, release: "--generate-name" };
     const positionals = (args: string[]) => args.slice(args.indexOf("--") + 1);

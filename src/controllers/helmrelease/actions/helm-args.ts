@@ -20,10 +20,16 @@ export function common(t: ReleaseTarget): string[] {
   return ["-n", t.namespace, ...(t.asUser ? ["--kube-as-user", t.asUser] : [])];
 }
 
-/** wait=watcher (kstatus) unless disableWait; wait-for-jobs unless disableWaitForJobs (or no wait). */
-export function wait(o: { disableWait?: boolean; disableWaitForJobs?: boolean }): string[] {
+/**
+ * helm's --wait for spec.waitStrategy: poller (the default, helm-controller's kstatus poller) is helm's
+ * kstatus status watcher, legacy is Helm v3's wait, which helm v4 keeps as `--wait=legacy`.
+ */
+export const waitStrategyOf = (hr: HelmRelease) => (hr.spec.waitStrategy?.name === "legacy" ? "legacy" : "watcher");
+
+/** --wait by the release's strategy unless disableWait; wait-for-jobs unless disableWaitForJobs (or no wait). */
+export function wait(hr: HelmRelease, o: { disableWait?: boolean; disableWaitForJobs?: boolean }): string[] {
   if (o.disableWait) return [];
-  return ["--wait=watcher", ...(o.disableWaitForJobs ? [] : ["--wait-for-jobs"])];
+  return [`--wait=${waitStrategyOf(hr)}`, ...(o.disableWaitForJobs ? [] : ["--wait-for-jobs"])];
 }
 
 export const flag = (on: boolean | undefined, name: string) => (on ? [name] : []);

@@ -13,7 +13,7 @@ export function installArgs(hr: HelmRelease, t: ReleaseTarget, chart: string, ex
     `--server-side=${ssa}`,
     ...flag(ssa, "--force-conflicts"),
     ...flag(!i.disableTakeOwnership, "--take-ownership"),
-    ...wait(i),
+    ...wait(hr, i),
     "--skip-crds",
     "--devel",
     // createNamespace is only honoured with a targetNamespace, as helm-controller does.

@@ -12,7 +12,7 @@ export function rollbackArgs(hr: HelmRelease, t: ReleaseTarget, toVersion: numbe
     `--server-side=${ssa}`,
     ...flag(ssa !== "false", "--force-conflicts"),
     ...flag(r.force && ssa === "false", "--force-replace"),
-    ...wait(r),
+    ...wait(hr, r),
     "--history-max",
     String(hr.spec.maxHistory ?? 5),
     ...flag(r.cleanupOnFail, "--cleanup-on-fail"),

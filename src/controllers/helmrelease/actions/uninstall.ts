@@ -3,7 +3,7 @@
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
 import { releaseId } from "../release-status.js";
-import { command, common, flag, type ReleaseTarget, timeoutOf } from "./helm-args.js";
+import { command, common, flag, type ReleaseTarget, timeoutOf, waitStrategyOf } from "./helm-args.js";
 import { runAction } from "./run-action.js";
 import { failedWith, type HelmStep, runningMessage, succeededWith } from "./release-action.js";
 
@@ -14,7 +14,7 @@ export function uninstallArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
     "--cascade",
     u.deletionPropagation ?? "background",
     "--ignore-not-found",
-    ...(u.disableWait ? [] : ["--wait=watcher"]),
+    ...(u.disableWait ? [] : [`--wait=${waitStrategyOf(hr)}`]),
     ...flag(u.keepHistory, "--keep-history"),
     ...flag(u.disableHooks, "--no-hooks"),
     ...timeoutOf(hr, u.timeout),

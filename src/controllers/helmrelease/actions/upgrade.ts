@@ -14,7 +14,7 @@ export function upgradeArgs(hr: HelmRelease, t: ReleaseTarget, chart: string, ex
     ...flag(ssa !== "false", "--force-conflicts"),
     ...flag(u.force && ssa === "false", "--force-replace"),
     ...flag(!u.disableTakeOwnership, "--take-ownership"),
-    ...wait(u),
+    ...wait(hr, u),
     // crds/ is applied by the controller per upgrade.crds (helm upgrade never touches it anyway).
     "--skip-crds",
     "--devel",
