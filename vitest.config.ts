@@ -16,6 +16,8 @@ export const LONG_E2E = [
   "test/e2e/fleet-cluster-removal.test.ts",
   "test/e2e/demo.test.ts",
   "test/e2e/fleet-kamaji-addon.test.ts",
+  "test/e2e/fleet-kamaji-addon-chain-guide.test.ts",
+  "test/e2e/fleet-dependson-across-kinds.test.ts",
   "test/e2e/local-cli-*.test.ts",
   // Waiting on timeouts (an unreachable plane, health checks, bake times, preflight retries): balance the lanes.
   "test/e2e/helmrelease-bad-input.test.ts",
