@@ -1,8 +1,9 @@
 // The controller Deployment `flotilla install` writes, shaped as Flux's controllers' (fluxcd/*-controller
 // config/manager/deployment.yaml): the ports http (artifacts), http-prom (metrics, with the
 // prometheus.io annotations Flux's pods carry) and healthz (probes), Flux's security context with /tmp
-// and /data as emptyDirs, and one flotilla-only port, http-webhook (the receiver notification-controller
-// runs in Flux). Optionally a PodDisruptionBudget (off by default: with one replica it blocks node drains).
+// and /data as emptyDirs, and two ports notification-controller has in Flux: http-webhook (the receiver)
+// and http-events (the event endpoint, 9091 here as 9090 is the artifact server's). Optionally a
+// PodDisruptionBudget (off by default: with one replica it blocks node drains).
 import type { KubeObject } from "../api/meta/object.js";
 
 export const CONTROLLER_LABELS = { app: "flotilla-controller" };
@@ -60,6 +61,7 @@ export function controllerDeployment(o: DeploymentOptions, metadata: KubeObject[
                 { name: "http-prom", containerPort: 8080, protocol: "TCP" },
                 { name: "healthz", containerPort: 9440, protocol: "TCP" },
                 { name: "http-webhook", containerPort: 9292, protocol: "TCP" },
+                { name: "http-events", containerPort: 9091, protocol: "TCP" },
               ],
               livenessProbe: { httpGet: { path: "/healthz", port: "healthz" } },
               readinessProbe: { httpGet: { path: "/readyz", port: "healthz" } },

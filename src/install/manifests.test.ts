@@ -39,6 +39,22 @@ describe("flotilla install's manifests", () => {
     expect(container.ports).toContainEqual({ name: "http-webhook", containerPort: 9292, protocol: "TCP" });
   });
 
+  it("expose the event endpoint as Flux does: Service notification-controller, port 80 to the controller's :9091, where Flux controllers post", () => {
+    const service = objects.find(
+      (o) => o.kind === "Service" && o.metadata.name === "notification-controller",
+    ) as unknown as { metadata: { namespace: string }; spec: { ports: unknown[]; selector: unknown } };
+    expect(service.metadata.namespace).toBe("flux-system");
+    expect(service.spec.ports).toEqual([{ name: "http", port: 80, protocol: "TCP", targetPort: "http-events" }]);
+    expect(service.spec.selector).toEqual({ app: "flotilla-controller" });
+    const container = (
+      objects.find((o) => o.kind === "Deployment") as unknown as {
+        spec: { template: { spec: { containers: { args: string[]; ports: unknown[] }[] } } };
+      }
+    ).spec.template.spec.containers[0]!;
+    expect(container.args).toContain("--events-addr=:9091");
+    expect(container.ports).toContainEqual({ name: "http-events", containerPort: 9091, protocol: "TCP" });
+  });
+
   it("bind the controller to cluster-admin, as Flux does: HelmReleases, and helm's release Secrets in any namespace, need no role of their own", () => {
     const binding = objects.find((o) => o.kind === "ClusterRoleBinding") as unknown as {
       roleRef: { name: string };

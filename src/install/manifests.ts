@@ -1,6 +1,8 @@
 // Everything needed to run flotilla in a cluster, as `flotilla install --export` prints it: the CRDs,
 // the namespace, RBAC (Flux's model: the controller is cluster-admin and impersonates tenants), the
-// artifact Service, the webhook receiver Service (Flux's name, webhook-receiver, port 80), the
+// artifact Service, the webhook receiver Service (Flux's name, webhook-receiver, port 80), the event
+// endpoint's Service (Flux's name, notification-controller, port 80: what Flux controllers of a mixed
+// installation post their events to, http://notification-controller.<ns>.svc.cluster.local./), the
 // controller Deployment (controller-deployment.ts), optionally its PodDisruptionBudget, and Flux's
 // NetworkPolicies (the artifact server reachable from the namespace only).
 import { servedCrds } from "../api/flux-crds.js";
@@ -38,6 +40,7 @@ export function controllerArgs(o: Pick<InstallOptions, "namespace" | "multiTenan
     "--health-addr=:9440",
     "--metrics-addr=:8080",
     "--receiver-addr=:9292",
+    "--events-addr=:9091",
     `--runtime-namespace=${o.namespace}`,
     ...(o.multiTenant
       ? ["--no-cross-namespace-refs=true", "--no-remote-bases=true", "--default-service-account=default"]
@@ -56,7 +59,7 @@ export function installManifests(o: InstallOptions): KubeObject[] {
     ...(namespaced ? { namespace: o.namespace } : {}),
     labels,
   });
-  // The artifact and webhook receiver Services: port 80 on the controller's named container port.
+  // The artifact, webhook receiver and event Services: port 80 on the controller's named container port.
   const controllerService = (name: string, targetPort: string): KubeObject => ({
     apiVersion: "v1",
     kind: "Service",
@@ -81,6 +84,7 @@ export function installManifests(o: InstallOptions): KubeObject[] {
     },
     controllerService("flotilla-artifacts", "http"),
     controllerService("webhook-receiver", "http-webhook"),
+    controllerService("notification-controller", "http-events"),
     controllerDeployment(
       o.imagePullSecret ? { ...deployment, imagePullSecret: o.imagePullSecret } : deployment,
       meta("flotilla-controller"),

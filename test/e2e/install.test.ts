@@ -22,6 +22,7 @@ describe("flotilla install", () => {
       "ClusterRoleBinding",
       "Service",
       "Service",
+      "Service",
       "Deployment",
       "NetworkPolicy",
       "NetworkPolicy",

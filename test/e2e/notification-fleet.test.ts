@@ -3,7 +3,8 @@
 // that the stage started and completed and that tenant1's child is Ready, the cluster named in the
 // metadata; a Cluster whose kubeconfig stops working is an error event, and its return an info event; an
 // error-only Alert on the same kinds receives the errors and nothing else (decision 0046); a refused
-// delivery is a Warning event on the Provider and the Alert, which `flotilla events` shows, token-free.
+// delivery is a Warning event on the Provider and the Alert, which `flotilla events` shows, token-free;
+// a Secret missing the address or the HMAC key is stated on the Provider's Ready.
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,6 +114,19 @@ beforeAll(async () => {
   await create(NC, "Alert", "alerts", "refused", {
     spec: { providerRef: { name: "refused" }, eventSources: [{ kind: "FleetKustomization", name: "*" }] },
   });
+  // Secrets missing the key their Provider needs: the address (only a token there), the HMAC key.
+  await create("v1", "Secret", "secrets", "no-address", { stringData: { token: DEAD_TOKEN } });
+  await create("v1", "Secret", "secrets", "no-token", { stringData: { address: `${receiverUrl}/never` } });
+  await create(NC, "Provider", "providers", "no-address", {
+    spec: { type: "generic", secretRef: { name: "no-address" } },
+  });
+  await create(NC, "Provider", "providers", "no-token", {
+    spec: { type: "generic-hmac", secretRef: { name: "no-token" } },
+  });
+  for (const p of ["no-address", "no-token"])
+    await create(NC, "Alert", "alerts", p, {
+      spec: { providerRef: { name: p }, eventSources: [{ kind: "FleetKustomization", name: "*" }] },
+    });
   await create(NC, "Alert", "alerts", "fleet-errors", {
     spec: { providerRef: { name: "errors" }, eventSeverity: "error", eventSources: fleetSources },
   });
@@ -242,6 +256,29 @@ describe("the fleet's own events through Alerts", () => {
     for (const out of [provider, alert]) expect(out).not.toContain(DEAD_TOKEN);
     expect(JSON.stringify(controller.logs)).not.toContain(DEAD_TOKEN);
   }, 180_000);
+
+  it("a Secret missing the key its Provider needs is stated on the Provider, and reconciles go on", async () => {
+    const readyOf = async (name: string) => {
+      const p = await mgmt.client.get<{
+        status?: { conditions?: { type: string; status: string; reason: string; message: string }[] };
+      }>(path(NC, "providers", name));
+      return p.status?.conditions?.find((c) => c.type === "Ready" && c.status === "False");
+    };
+    const noAddress = await eventually("no-address not Ready", () => readyOf("no-address"), 60_000);
+    expect(noAddress).toMatchObject({
+      reason: "AddressNotSet",
+      message: "no address: set spec.address or the 'address' key of the secretRef's Secret",
+    });
+    // The HMAC key is needed to sign a payload: said once an event was to be sent.
+    const noToken = await eventually("no-token not Ready", () => readyOf("no-token"), 90_000);
+    expect(noToken).toMatchObject({
+      reason: "DeliveryFailed",
+      message: "generic-hmac needs the HMAC key: the secretRef's 'token' key is missing or empty",
+    });
+    expect(received.some((r) => r.path === "/never")).toBe(false);
+    // Meanwhile the FleetKustomization reconciled on (its events reached /hmac, test 1).
+    expect(JSON.stringify([noAddress, noToken, controller.logs])).not.toContain(DEAD_TOKEN);
+  }, 120_000);
 
   it("the error-only Alert on the fleet kinds received errors and nothing else", async () => {
     // Positive evidence both Alerts saw the same objects: /hmac holds the info events the other did not get.
