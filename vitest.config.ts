@@ -12,6 +12,7 @@ export const LONG_E2E = [
   "test/e2e/controller-crash.test.ts",
   "test/e2e/kustomization-sops.test.ts",
   "test/e2e/cli-preview-sops.test.ts",
+  "test/e2e/hostile-sops-plaintext.test.ts",
   "test/e2e/helmrelease-controller-killed.test.ts",
   "test/e2e/fleet-cluster-removal.test.ts",
   "test/e2e/demo.test.ts",
