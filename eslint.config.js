@@ -54,6 +54,7 @@ const subfolders = {
     helmrelease: ["kit", "drift-watch"],
     receiver: ["kit", "drift-watch"],
     resourceset: ["kit", "drift-watch"],
+    fluxinstance: ["kit"],
     notification: ["kit", "drift-watch"],
   },
   fleet: {

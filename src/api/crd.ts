@@ -125,6 +125,8 @@ export const artifact = (): Schema =>
 export interface VersionSchema {
   spec: Schema;
   status: Schema;
+  /** CEL rules on the whole object (e.g. the Flux Operator's "the only accepted name ... is 'flux'"). */
+  rules?: [rule: string, message: string][];
 }
 
 /** The CRD of a served kind, given a schema for each of its versions. */
@@ -166,13 +168,15 @@ export function crdFor(kind: ServedKind, schemas: Record<string, VersionSchema>)
           subresources: { status: {} },
           additionalPrinterColumns: kind.columns,
           schema: {
-            openAPIV3Schema: obj({
-              apiVersion: str(),
-              kind: str(),
-              metadata: { type: "object" },
-              spec: schema.spec,
-              status: { ...schema.status, default: { observedGeneration: -1 } },
-            }),
+            openAPIV3Schema: ((root: Schema) => (schema.rules ? withRules(root, schema.rules) : root))(
+              obj({
+                apiVersion: str(),
+                kind: str(),
+                metadata: { type: "object" },
+                spec: schema.spec,
+                status: { ...schema.status, default: { observedGeneration: -1 } },
+              }),
+            ),
           },
         };
       }),

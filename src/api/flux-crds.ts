@@ -15,6 +15,8 @@ import { helmChartCrd, helmRepositoryCrd } from "./source/helm.js";
 import { ociRepositoryCrd } from "./source/oci-repository.js";
 import { resourceSetCrd } from "./operator/resourceset.js";
 import { resourceSetInputProviderCrd } from "./operator/resourceset-input-provider.js";
+import { fluxInstanceCrd } from "./operator/fluxinstance.js";
+import { fluxReportCrd } from "./operator/fluxreport.js";
 
 export function fluxCrds(): KubeObject[] {
   return [
@@ -32,7 +34,9 @@ export function fluxCrds(): KubeObject[] {
 
 /** The Flux Operator's kinds flotilla serves (decision 0040). */
 export function operatorCrds(): KubeObject[] {
-  return [resourceSetCrd(), resourceSetInputProviderCrd()].map((crd) => crd as unknown as KubeObject);
+  return [resourceSetCrd(), resourceSetInputProviderCrd(), fluxInstanceCrd(), fluxReportCrd()].map(
+    (crd) => crd as unknown as KubeObject,
+  );
 }
 
 /** Every CRD flotilla serves: Flux's kinds, the Flux Operator's and the fleet's (fleet.flotilla.dev). */

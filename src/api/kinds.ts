@@ -223,6 +223,37 @@ export const SERVED_KINDS = {
     versions: [{ name: "v1", served: true, storage: true }],
     columns: [AGE_COLUMN, ...READY_COLUMNS],
   },
+  // The Flux Operator's distribution kinds: one of each per cluster, named flux (decision 0043).
+  FluxInstance: {
+    group: OPERATOR_GROUP,
+    kind: "FluxInstance",
+    plural: "fluxinstances",
+    singular: "fluxinstance",
+    shortNames: [],
+    categories: ["fluxcd", "fluxcd-appliers"],
+    scope: "Namespaced",
+    versions: [{ name: "v1", served: true, storage: true }],
+    columns: [
+      AGE_COLUMN,
+      ...READY_COLUMNS,
+      { name: "Revision", type: "string", jsonPath: ".status.lastAttemptedRevision" },
+    ],
+  },
+  FluxReport: {
+    group: OPERATOR_GROUP,
+    kind: "FluxReport",
+    plural: "fluxreports",
+    singular: "fluxreport",
+    shortNames: [],
+    categories: ["fluxcd"],
+    scope: "Namespaced",
+    versions: [{ name: "v1", served: true, storage: true }],
+    columns: [
+      AGE_COLUMN,
+      ...READY_COLUMNS,
+      { name: "LastUpdated", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].lastTransitionTime' },
+    ],
+  },
   Cluster: fleetKind("Cluster", "clusters", "fcl", [
     { name: "Version", type: "string", jsonPath: ".status.kubernetesVersion" },
     { name: "Nodes", type: "integer", jsonPath: ".status.nodeCount" },

@@ -32,6 +32,7 @@ import { ReceiverCache } from "./kit/receiver-cache.js";
 import { startReceiverServer } from "./receiver/server.js";
 import { receiverController } from "./receiver/setup.js";
 import { inputProviderController, resourceSetController } from "./resourceset/setup.js";
+import { fluxInstanceController, fluxReportController } from "./fluxinstance/setup.js";
 import { Notifications } from "./notification/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 
@@ -85,6 +86,8 @@ export interface ManagerOptions {
    * the cluster what it serves (Kamaji's CRD).
    */
   extraControllers?: (cluster: Cluster) => Promise<ControllerSetup[]>;
+  /** flotilla's version, reported by the FluxInstance and FluxReport controllers. */
+  version?: string;
   /** Install the CRDs first (convenient for the local fleet; `flotilla install` is the normal way). */
   installCrds: boolean;
   log: Logger;
@@ -112,6 +115,8 @@ export const CONTROLLERS: ControllerSetup[] = [
   receiverController,
   inputProviderController,
   resourceSetController,
+  fluxInstanceController,
+  fluxReportController,
 ];
 
 export async function startManager(o: ManagerOptions): Promise<RunningManager> {
@@ -177,6 +182,10 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         driftWatch: o.driftWatch ?? true,
         artifactLimits: o.artifactLimits,
         clusterRemovalGraceMs: o.clusterRemovalGraceMs,
+        runtimeNamespace: o.runtimeNamespace,
+        watchLabelSelector: o.watchLabelSelector,
+        concurrent: o.concurrent,
+        version: o.version,
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };

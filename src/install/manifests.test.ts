@@ -18,6 +18,8 @@ describe("flotilla install's manifests", () => {
       "providers.notification.toolkit.fluxcd.io",
       "resourcesets.fluxcd.controlplane.io",
       "resourcesetinputproviders.fluxcd.controlplane.io",
+      "fluxinstances.fluxcd.controlplane.io",
+      "fluxreports.fluxcd.controlplane.io",
       "clusters.fleet.flotilla.dev",
       "fleetkustomizations.fleet.flotilla.dev",
       "fleethelmreleases.fleet.flotilla.dev",

@@ -40,6 +40,11 @@ export interface ResourceManagerOptions {
    * dry-run shows they exist. Saves a request per new object; without it every object is read.
    */
   previousInventory?: Inventory;
+  /**
+   * Whether kustomize-controller's annotations (ssa: Ignore/IfNotPresent, reconcile: disabled) decide what
+   * is skipped (default). The Flux Operator's manager does not heed them: it writes them on its own objects.
+   */
+  kustomizeAnnotations?: boolean;
 }
 
 const STAGES: Stage[] = ["definitions", "classes", "resources"];
@@ -167,6 +172,7 @@ export class ResourceManager {
       redactor,
       crdKindsInSet,
       newNamespaces,
+      kustomizeAnnotations: this.options.kustomizeAnnotations ?? true,
     };
   }
 

@@ -30,6 +30,8 @@ export interface PlanContext {
   liveCache: Map<string, KubeObject | null>;
   /** Objects the previous apply did not record: dry-run before any GET (see ResourceManagerOptions). */
   presumedNew?: (o: KubeObject) => boolean;
+  /** false: kustomize-controller's ssa/reconcile annotations skip nothing (the Flux Operator's applies). */
+  kustomizeAnnotations?: boolean;
 }
 
 export const liveKey = (o: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }) =>
@@ -102,7 +104,7 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
 
   const policy = ssaPolicy(desired);
   if (
-    skipReason(desired, undefined) === undefined &&
+    (ctx.kustomizeAnnotations === false || skipReason(desired, undefined) === undefined) &&
     ctx.presumedNew?.(desired) &&
     !ctx.liveCache.has(liveKey(desired))
   ) {
@@ -124,7 +126,7 @@ export async function planObject(ctx: PlanContext, desired: KubeObject, allowDef
     }
   }
 
-  const skipped = skipReason(desired, live);
+  const skipped = ctx.kustomizeAnnotations === false ? undefined : skipReason(desired, live);
   if (skipped) return { desired, live, action: "skipped", skipped };
 
   const takeover = live && policy !== "Merge" ? takeoverPatch(live, ctx.fieldManager, ctx.takeoverManagers) : [];

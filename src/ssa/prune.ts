@@ -26,6 +26,8 @@ export interface PruneOptions {
    * caller says the set is empty on purpose — a broken render or source must never wipe a cluster.
    */
   allowEmptySet?: boolean;
+  /** false: kustomize-controller's prune/reconcile annotations keep nothing (the Flux Operator's pruning). */
+  kustomizeAnnotations?: boolean;
 }
 
 export async function pruneStale(
@@ -50,7 +52,8 @@ export async function pruneStale(
         result.changeSet.push(entryFor(ref, "deleted"));
         continue;
       }
-      if (!isOwnedBy(live, options.owner) || pruneDisabled(live) || reconcileDisabled(live)) {
+      const kept = options.kustomizeAnnotations !== false && (pruneDisabled(live) || reconcileDisabled(live));
+      if (!isOwnedBy(live, options.owner) || kept) {
         result.changeSet.push(entryFor(ref, "skipped"));
         continue;
       }

@@ -43,7 +43,7 @@ describe("flotilla controller preflight", () => {
     const r = await run("tenant2", "--runtime-namespace", "default");
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /✗ tenant2: flotilla's CRDs are not installed \(no GitRepository, HelmRepository, HelmChart, OCIRepository, Kustomization, HelmRelease, Receiver, Alert, Provider, ResourceSet, ResourceSetInputProvider, Cluster, FleetKustomization, FleetHelmRelease\): run `flotilla install`, or start the controller with --install-crds\n/,
+      /✗ tenant2: flotilla's CRDs are not installed \(no GitRepository, HelmRepository, HelmChart, OCIRepository, Kustomization, HelmRelease, Receiver, Alert, Provider, ResourceSet, ResourceSetInputProvider, FluxInstance, FluxReport, Cluster, FleetKustomization, FleetHelmRelease\): run `flotilla install`, or start the controller with --install-crds\n/,
     );
   });
 

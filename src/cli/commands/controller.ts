@@ -1,4 +1,5 @@
 // `flotilla controller`: every controller in one process (sources, Kustomization, HelmRelease, Receiver, fleet), with Flux's flags.
+import { VERSION } from "../version.js";
 import { startDashboard } from "../../dashboard/server.js";
 import { Cluster } from "../../kube/cluster.js";
 import { Command } from "commander";
@@ -85,6 +86,7 @@ export function controllerCommand(): Command {
     useHelmEngine(opts.helmEngine !== false);
     const manager = await startManager({
       endpoint,
+      version: VERSION,
       concurrent: flags.concurrent,
       noCrossNamespaceRefs: opts.noCrossNamespaceRefs === true,
       defaultServiceAccount: opts.defaultServiceAccount,

@@ -36,6 +36,14 @@ export interface ControllerFlags {
   artifactLimits?: ArtifactLimits;
   /** --cluster-removal-grace-period: how long a cluster leaving a fleet object's selection keeps its child. */
   clusterRemovalGraceMs?: number;
+  /** --runtime-namespace: where the process runs (the FluxInstance and FluxReport live there). */
+  runtimeNamespace?: string;
+  /** --watch-label-selector (a shard), as a FluxInstance's sharding is compared with it. */
+  watchLabelSelector?: string;
+  /** --concurrent, as a FluxInstance's cluster.size is compared with it. */
+  concurrent?: number;
+  /** flotilla's version (the FluxInstance's components and the FluxReport's operator info). */
+  version?: string;
 }
 
 /** What the manager hands every controller; each setup asks for the part it uses. */
