@@ -25,6 +25,8 @@ export const LONG_E2E = [
   "test/e2e/fleet-staged-rollout.test.ts",
   "test/e2e/kustomization-spec-fields.test.ts",
   "test/e2e/controller-preflight.test.ts",
+  // A d2-fleet repository through FluxInstance, ResourceSet and two tenant planes: 50–77 s on the loaded machine.
+  "test/e2e/fluxinstance-d2-fleet.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],
