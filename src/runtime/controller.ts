@@ -128,7 +128,7 @@ export class Controller {
         metadataOnly: w.metadataOnly,
       });
       const enqueue = (o: KubeObject) => {
-        for (const key of w.map(o, this)) this.queue.add(key);
+        for (const key of w.map(o, this)) if (this.inShard(key)) this.queue.add(key);
       };
       informer.addHandlers({
         add: enqueue,
@@ -138,6 +138,17 @@ export class Controller {
       this.watched.push(informer);
       this.watchedByKind.set(`${w.kind.group}/${w.kind.kind}`, informer);
     }
+  }
+
+  /**
+   * A sharded controller (--watch-label-selector) reconciles only objects its own informer holds: a
+   * watch mapping another kind's change to a key (a TenantControlPlane to its Cluster, a Secret to the
+   * objects naming it) must not pull in another shard's object, which the reconciler would then GET.
+   */
+  private inShard(key: string): boolean {
+    if (!this.options.labelSelector) return true;
+    const [namespace = "", name = ""] = key.split("/");
+    return this.informer.get(name, namespace || undefined) !== undefined;
   }
 
   /** Something that lives as long as the controller (e.g. watches feeding its queue): stopped with it. */

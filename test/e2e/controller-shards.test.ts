@@ -7,6 +7,9 @@ import { runCli } from "../support/cli.js";
 import { startController } from "../support/controller-process.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
+import { readFileSync } from "node:fs";
+import { SERVED_KINDS, USED_KINDS } from "../../src/api/kinds.js";
+import { pathOf } from "../../src/api/paths.js";
 import { leaderElectionId } from "../../src/runtime/leader-election.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 
@@ -82,6 +85,84 @@ describe("sharded controllers in one namespace", () => {
     } finally {
       for (const c of controllers) c.child.kill("SIGTERM");
       await Promise.all(controllers.map((c) => c.exited()));
+    }
+  });
+
+  it("a shard's watches never pull in another shard's object: a TenantControlPlane change re-probes only the shard's own Cluster", async () => {
+    const ns = await testNamespace(cluster.client, "shardtcp");
+    const shard = `${ns}-a`;
+    const tcps = ["mine", "theirs"];
+    const uids: Record<string, string> = {};
+    for (const name of tcps) {
+      const tcp = await cluster.client.create<{ metadata: { uid: string } }>(
+        pathOf(USED_KINDS.TenantControlPlane, ns),
+        { apiVersion: "kamaji.clastix.io/v1alpha1", kind: "TenantControlPlane", metadata: { name }, spec: {} },
+      );
+      uids[name] = tcp.metadata.uid;
+    }
+    const tcpStatus = (name: string, status: string) =>
+      cluster.client.patch(`${pathOf(USED_KINDS.TenantControlPlane, ns, name)}/status`, "merge", {
+        status: { kubernetesResources: { version: { status } } },
+      });
+    for (const name of tcps) await tcpStatus(name, "Ready");
+    await cluster.client.create(pathOf(USED_KINDS.Secret, ns), {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "tenant1-admin-kubeconfig" },
+      stringData: { "admin.conf": readFileSync(plane("tenant1").kubeconfig, "utf8") },
+    });
+    for (const name of tcps)
+      await cluster.client.create(pathOf(SERVED_KINDS.Cluster, ns), {
+        apiVersion: "fleet.flotilla.dev/v1alpha1",
+        kind: "Cluster",
+        metadata: {
+          name,
+          ...(name === "mine" ? { labels: { "flotilla.dev/shard": shard } } : {}),
+          ownerReferences: [
+            {
+              apiVersion: "kamaji.clastix.io/v1alpha1",
+              kind: "TenantControlPlane",
+              name,
+              uid: uids[name],
+              controller: true,
+            },
+          ],
+        },
+        spec: { kubeConfig: { secretRef: { name: "tenant1-admin-kubeconfig", key: "admin.conf" } }, interval: "10m" },
+      });
+    const controller = startController({
+      namespace: ns,
+      shard,
+      storagePath: makeWorkDir("flotilla-shard-"),
+      leadingArgs: ["--kamaji-discovery"],
+    });
+    type FleetCluster = { status?: { conditions?: { type: string; status: string }[] } };
+    const writable = (name: string) =>
+      cluster.client
+        .get<FleetCluster>(pathOf(SERVED_KINDS.Cluster, ns, name))
+        .then((c) => c.status?.conditions?.find((x) => x.type === "Writable")?.status);
+    try {
+      await eventually(
+        "the shard's Cluster probed",
+        async () => ((await writable("mine")) === "True" ? true : undefined),
+        90_000,
+      );
+      // The other shard's TenantControlPlane changes first; then ours, twice: each of ours observed is a
+      // later pass of the watch than the change of theirs.
+      await tcpStatus("theirs", "WriteLimited");
+      await tcpStatus("mine", "WriteLimited");
+      await eventually(
+        "WriteLimited seen",
+        async () => ((await writable("mine")) === "False" ? true : undefined),
+        60_000,
+      );
+      await tcpStatus("mine", "Ready");
+      await eventually("writable again", async () => ((await writable("mine")) === "True" ? true : undefined), 60_000);
+      const theirs = await cluster.client.get<FleetCluster>(pathOf(SERVED_KINDS.Cluster, ns, "theirs"));
+      expect(theirs.status?.conditions ?? []).toEqual([]);
+    } finally {
+      controller.child.kill("SIGTERM");
+      await controller.exited();
     }
   });
 });
