@@ -72,9 +72,10 @@ const getCluster = (name: string) => h.mgmt.client.get<FleetCluster>(pathOf(SERV
 const remoteCm = (name: string) =>
   tenant1.client.get<{ data: Record<string, string> }>(`/api/v1/namespaces/${remoteNs}/configmaps/${name}`);
 /** An edit by someone else, from another process: the drift watch ignores this process's own writes. */
-const handEdit = (name: string, data: Record<string, string>) =>
+const handEdit = (name: string, data: Record<string, string>) => handEditIn(remoteNs, name, data);
+const handEditIn = (namespace: string, name: string, data: Record<string, string>) =>
   execFileSync(join(toolsDir(), "bin", "kubectl"), [
-    ...["--kubeconfig", plane("tenant1").kubeconfig, "-n", remoteNs, "patch", "configmap", name],
+    ...["--kubeconfig", plane("tenant1").kubeconfig, "-n", namespace, "patch", "configmap", name],
     ...["--type", "merge", "-p", JSON.stringify({ data })],
   ]);
 const reconciles = async (ks: string) =>
@@ -112,7 +113,7 @@ describe("a tenant kubeconfig Secret rewritten with a new certificate", () => {
     // Intervals of an hour: only the Secret's rewrite can bring a reconcile or a probe within the test.
     await h.createKs("rot", { path: "./rot", interval: "1h", kubeConfig: { secretRef: { name: "rotating" } } });
     await createCluster("rot", "rotating");
-    await h.waitReady("rot");
+    await h.waitReady("rot", 120_000);
     const probed = await eventually("the Cluster probed", async () => (await getCluster("rot")).status?.lastProbeTime);
     const oldEntry = clusterPool.acquire(endpoints.old);
     await eventually("the drift watch streaming with the old credential", async () => oldEntry.requestsInFlight > 0);
@@ -219,5 +220,44 @@ describe("a TenantControlPlane turning WriteLimited", () => {
       async () => (await getCluster(name)).status?.conditions?.find((x) => x.type === "Writable")?.status === "True",
       60_000,
     );
+  }, 300_000);
+});
+
+describe("a kubeconfig bound by RBAC to one namespace", () => {
+  it("applies there, and the drift watch watches that namespace instead of retrying a refused cluster-wide watch", async () => {
+    const user = `tkc-scoped-${suffix}`;
+    const scopedNs = await testNamespace(tenant1.client, "tkcns");
+    const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${scopedNs}`;
+    await tenant1.client.create(`${rbac}/roles`, {
+      metadata: { name: "apps" },
+      rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["*"] }],
+    });
+    await tenant1.client.create(`${rbac}/rolebindings`, {
+      metadata: { name: "apps" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "apps" },
+      subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }],
+    });
+    await writeSecret("scoped", issueKubeconfig("tenant1", { commonName: user }));
+    await h.commit({ "scoped/cm.yaml": configMap("scoped", scopedNs, { v: "1" }) }, "scoped v1");
+    await h.createKs("scoped", { path: "./scoped", interval: "1h", kubeConfig: { secretRef: { name: "scoped" } } });
+    await h.waitReady("scoped", 120_000);
+    const path = `/api/v1/namespaces/${scopedNs}/configmaps/scoped`;
+    expect((await tenant1.client.get<{ data: Record<string, string> }>(path)).data).toEqual({ v: "1" });
+
+    // The user may not list ConfigMaps cluster-wide: only a watch in its namespace can see this edit
+    // (the interval is an hour). Edited until put back, as the watch may still be falling back.
+    const read = async () => (await tenant1.client.get<{ data: Record<string, string> }>(path)).data.v;
+    await eventually(
+      "a hand edit put back",
+      async () => {
+        if ((await read()) === "1") handEditIn(scopedNs, "scoped", { v: "edited" });
+        return eventually("put back", async () => (await read()) === "1", 10_000).then(
+          () => true,
+          () => false,
+        );
+      },
+      120_000,
+    );
+    expect((await h.waitReady("scoped")).status?.conditions?.find((c) => c.type === "Ready")?.status).toBe("True");
   }, 300_000);
 });

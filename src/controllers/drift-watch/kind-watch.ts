@@ -50,6 +50,8 @@ interface Entry extends Tracked {
 export interface KindWatchOptions {
   cluster: Cluster;
   gvk: GroupVersionKind;
+  /** Watch in this namespace only (a credential that may not watch cluster-wide). */
+  namespace?: string;
   labelGroup: string;
   own: Own;
   exemption: Exemption;
@@ -80,7 +82,12 @@ export class KindWatch {
     this.firstListed = new Promise((resolve) => (this.markListed = resolve));
     this.watcher = new Watcher(
       o.cluster,
-      { gvk: o.gvk, labelSelector: ownerLabelSelector(o.labelGroup), metadataOnly: true },
+      {
+        gvk: o.gvk,
+        ...(o.namespace ? { namespace: o.namespace } : {}),
+        labelSelector: ownerLabelSelector(o.labelGroup),
+        metadataOnly: true,
+      },
       {
         onSync: (items) => this.ok() && this.relisted(items),
         onEvent: (e) => this.ok() && this.event(e),

@@ -4,7 +4,7 @@
 // owner at once instead of at its next interval. Its normal reconcile puts the object back: one
 // writer, with its own rules, as ever.
 import type { Inventory } from "../../api/meta/inventory.js";
-import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { Cluster } from "../../kube/cluster.js";
 import { fingerprintOf } from "../../kube/cluster-pool.js";
 import { ForbiddenError, UnauthorizedError } from "../../kube/errors.js";
@@ -16,7 +16,7 @@ import { type Targeting, targetCluster } from "../kit/target-cluster.js";
 import { OwnerDebounce, OwnerSerial } from "./owner-debounce.js";
 import { type DriftChange, freshOwner, ownerDue } from "./owner-due.js";
 import type { Exemption, Own } from "./trigger-rules.js";
-import { DriftWatchSet, type WatchedCluster } from "./watch-set.js";
+import { DriftWatchSet, type WantedKind, type WatchedCluster } from "./watch-set.js";
 
 /** What differs between the kinds that own applied objects. */
 export interface OwnerKind {
@@ -39,13 +39,16 @@ const REREAD_SECRETS_MS = 30_000;
 
 type Owner = KubeObject & Targeting & { spec: { interval?: string }; status?: { inventory?: Inventory } };
 
-/** The kinds an inventory holds. */
-export function inventoryKinds(inventory: Inventory | undefined): GroupVersionKind[] {
-  const kinds = new Map<string, GroupVersionKind>();
+/** The kinds an inventory holds, each with the namespaces of its objects ("" for cluster-scoped ones). */
+export function inventoryKinds(inventory: Inventory | undefined): WantedKind[] {
+  const kinds = new Map<string, WantedKind & { namespaces: string[] }>();
   for (const e of inventory?.entries ?? []) {
     try {
-      const { group, kind } = parseInventoryId(e.id);
-      kinds.set(`${group}/${e.v}/${kind}`, { group, version: e.v, kind });
+      const { group, kind, namespace } = parseInventoryId(e.id);
+      const key = `${group}/${e.v}/${kind}`;
+      let k = kinds.get(key);
+      if (!k) kinds.set(key, (k = { group, version: e.v, kind, namespaces: [] }));
+      if (!k.namespaces.includes(namespace)) k.namespaces.push(namespace);
     } catch {
       // an entry flotilla did not write: not watched
     }
@@ -147,6 +150,11 @@ export function watchOwnerDrift(controller: Controller, local: Cluster, kind: Ow
         }
       }
     },
+    onScoped: (target, gvk) =>
+      log.info("drift watch: not allowed to watch cluster-wide, watching per namespace", {
+        cluster: target.name,
+        kind: `${gvk.group}/${gvk.version}/${gvk.kind}`,
+      }),
     onLimit: (target, what) => log.info("drift watch limit reached", { cluster: target.name, limit: what }),
     // Per event, so only at debug: tests wait for the line of their own write instead of sleeping.
     onJudged: ({ owner, ...judged }) =>

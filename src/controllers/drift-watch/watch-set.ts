@@ -9,6 +9,7 @@
 // digest of our entry, no body), so at most ~20 MB per cluster however many objects its inventories name.
 import type { GroupVersionKind } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
+import { ForbiddenError } from "../../kube/errors.js";
 import { type Budget, type Change, KindWatch, type KindWatchOptions } from "./kind-watch.js";
 import type { Exemption, Own } from "./trigger-rules.js";
 
@@ -32,15 +33,23 @@ export interface WatchSetOptions {
   onError(target: WatchedCluster, gvk: GroupVersionKind, err: unknown, first: boolean): void;
   /** A limit was reached: what is past it is left to the interval. */
   onLimit(target: WatchedCluster, what: string): void;
+  /** A cluster-wide watch was refused (403): the cluster is watched per namespace from now on. */
+  onScoped?(target: WatchedCluster, gvk: GroupVersionKind): void;
   onJudged?: KindWatchOptions["onJudged"];
   maxKinds?: number;
   maxTracked?: number;
 }
 
+/** A kind an owner needs watched, with the namespaces its objects are in ("" for cluster-scoped ones). */
+export type WantedKind = GroupVersionKind & { namespaces?: string[] };
+
 interface KindEntry {
   gvk: GroupVersionKind;
   owners: Set<string>;
-  watch?: KindWatch;
+  /** Per owner, the namespaces of its objects of this kind. */
+  namespaces: Map<string, string[]>;
+  /** The cluster-wide watch (key ""), or per namespace once the cluster is scoped. */
+  watches: Map<string, KindWatch>;
 }
 
 interface ClusterEntry {
@@ -49,9 +58,15 @@ interface ClusterEntry {
   budget: Budget;
   /** Limits already reported (once each). */
   reported: Set<string>;
+  /**
+   * The credential may not watch cluster-wide (a kubeconfig bound to some namespaces, as Kamaji's
+   * KubeconfigGenerator issues): namespaced kinds are watched in their owners' namespaces instead.
+   */
+  scoped: boolean;
 }
 
 const kindKey = (g: GroupVersionKind) => `${g.group}/${g.version}/${g.kind}`;
+const kindOnly = ({ group, version, kind }: GroupVersionKind): GroupVersionKind => ({ group, version, kind });
 
 export class DriftWatchSet {
   private readonly clusters = new Map<string, ClusterEntry>();
@@ -61,7 +76,7 @@ export class DriftWatchSet {
   constructor(private readonly o: WatchSetOptions) {}
 
   /** What an owner needs watched now (replacing what it needed before); no target releases all. */
-  want(owner: string, target: WatchedCluster | undefined, gvks: GroupVersionKind[]): void {
+  want(owner: string, target: WatchedCluster | undefined, gvks: WantedKind[]): void {
     const before = this.owners.get(owner);
     const next = new Map(target ? gvks.map((g) => [kindKey(g), g] as const) : []);
     if (before)
@@ -79,13 +94,19 @@ export class DriftWatchSet {
         kinds: new Map(),
         budget: { used: 0, max: this.o.maxTracked ?? MAX_TRACKED },
         reported: new Set(),
+        scoped: false,
       };
       this.clusters.set(target.key, entry);
     }
     for (const [k, gvk] of next) {
       let kind = entry.kinds.get(k);
-      if (!kind) entry.kinds.set(k, (kind = { gvk, owners: new Set() }));
+      if (!kind)
+        entry.kinds.set(
+          k,
+          (kind = { gvk: kindOnly(gvk), owners: new Set(), namespaces: new Map(), watches: new Map() }),
+        );
       kind.owners.add(owner);
+      kind.namespaces.set(owner, gvk.namespaces ?? [""]);
     }
     this.fill(entry);
   }
@@ -106,7 +127,7 @@ export class DriftWatchSet {
   listed(owner: string): Promise<void> {
     const o = this.owners.get(owner);
     const kinds = o ? this.clusters.get(o.cluster)?.kinds : undefined;
-    const watches = [...(o?.kinds ?? [])].map((k) => kinds?.get(k)?.watch).filter((w) => w !== undefined);
+    const watches = [...(o?.kinds ?? [])].flatMap((k) => [...(kinds?.get(k)?.watches.values() ?? [])]);
     return Promise.all(watches.map((w) => w.firstListed)).then(() => {});
   }
 
@@ -114,13 +135,14 @@ export class DriftWatchSet {
   stats(): { cluster: string; watches: number; tracked: number }[] {
     return [...this.clusters.values()].map((c) => ({
       cluster: c.target.name,
-      watches: [...c.kinds.values()].filter((k) => k.watch).length,
+      watches: [...c.kinds.values()].reduce((n, k) => n + k.watches.size, 0),
       tracked: c.budget.used,
     }));
   }
 
   async stop(): Promise<void> {
-    for (const c of this.clusters.values()) for (const k of c.kinds.values()) if (k.watch) this.stopWatch(k.watch);
+    for (const c of this.clusters.values())
+      for (const k of c.kinds.values()) for (const w of k.watches.values()) this.stopWatch(w);
     this.clusters.clear();
     this.owners.clear();
     // A watch caught in a request to a cluster that does not answer must not hold up the process's end.
@@ -135,9 +157,10 @@ export class DriftWatchSet {
     const kind = entry?.kinds.get(k);
     if (!entry || !kind) return;
     kind.owners.delete(owner);
+    kind.namespaces.delete(owner);
     if (kind.owners.size) return;
     entry.kinds.delete(k);
-    if (kind.watch) this.stopWatch(kind.watch);
+    for (const w of kind.watches.values()) this.stopWatch(w);
     if (entry.kinds.size === 0) this.clusters.delete(cluster);
     else this.fill(entry); // a slot came free
   }
@@ -153,30 +176,58 @@ export class DriftWatchSet {
     this.o.onLimit(entry.target, what);
   }
 
-  /** Starts watches for the kinds still without one, up to the cluster's limit. */
+  /** Where a kind is watched: cluster-wide, or — the cluster scoped, the kind namespaced — in each owner namespace. */
+  private scopesOf(entry: ClusterEntry, kind: KindEntry): string[] {
+    const namespaces = new Set([...kind.namespaces.values()].flat());
+    return entry.scoped && !namespaces.has("") ? [...namespaces].sort() : [""];
+  }
+
+  /** Starts (and stops) watches so each kind is watched where it should be, up to the cluster's limit of kinds. */
   private fill(entry: ClusterEntry): void {
-    let running = [...entry.kinds.values()].filter((k) => k.watch).length;
+    let running = [...entry.kinds.values()].filter((k) => k.watches.size).length;
     const max = this.o.maxKinds ?? MAX_KINDS;
     for (const kind of entry.kinds.values()) {
-      if (kind.watch) continue;
-      if (running >= max) {
-        this.limit(entry, `more than ${max} kinds: the rest not watched`);
-        return;
+      const scopes = this.scopesOf(entry, kind);
+      for (const [ns, w] of kind.watches)
+        if (!scopes.includes(ns)) {
+          kind.watches.delete(ns);
+          this.stopWatch(w);
+        }
+      if (!kind.watches.size) {
+        if (running >= max) {
+          this.limit(entry, `more than ${max} kinds: the rest not watched`);
+          continue;
+        }
+        running++;
       }
-      kind.watch = new KindWatch({
-        cluster: entry.target.cluster,
-        gvk: kind.gvk,
-        labelGroup: this.o.labelGroup,
-        own: this.o.own,
-        exemption: this.o.exemption,
-        budget: entry.budget,
-        onChange: (change) => this.o.onChange({ ...change, cluster: entry.target.key }),
-        onError: (err, first) => this.o.onError(entry.target, kind.gvk, err, first),
-        onOverBudget: () => this.limit(entry, `more than ${entry.budget.max} objects: the rest not tracked`),
-        ...(this.o.onJudged ? { onJudged: this.o.onJudged } : {}),
-      });
-      kind.watch.start();
-      running++;
+      for (const ns of scopes) if (!kind.watches.has(ns)) this.startWatch(entry, kind, ns);
     }
+  }
+
+  private startWatch(entry: ClusterEntry, kind: KindEntry, namespace: string): void {
+    const watch = new KindWatch({
+      cluster: entry.target.cluster,
+      gvk: kind.gvk,
+      ...(namespace ? { namespace } : {}),
+      labelGroup: this.o.labelGroup,
+      own: this.o.own,
+      exemption: this.o.exemption,
+      budget: entry.budget,
+      onChange: (change) => this.o.onChange({ ...change, cluster: entry.target.key }),
+      onError: (err, first) => {
+        // Refused cluster-wide: watch in the owners' namespaces instead of retrying what will stay refused.
+        if (!namespace && err instanceof ForbiddenError && !entry.scoped && kind.watches.get("") === watch) {
+          entry.scoped = true;
+          this.o.onScoped?.(entry.target, kind.gvk);
+          this.fill(entry);
+          return;
+        }
+        this.o.onError(entry.target, kind.gvk, err, first);
+      },
+      onOverBudget: () => this.limit(entry, `more than ${entry.budget.max} objects: the rest not tracked`),
+      ...(this.o.onJudged ? { onJudged: this.o.onJudged } : {}),
+    });
+    kind.watches.set(namespace, watch);
+    watch.start();
   }
 }
