@@ -235,12 +235,14 @@ export class KubeClient {
     let cont: string | undefined;
     let resourceVersion = "";
     do {
-      const page = await this.request<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>(
+      const page = await this.request<{ items: T[] | null; metadata: { continue?: string; resourceVersion: string } }>(
         "GET",
         path,
         { query: { ...query, limit: pageSize, continue: cont }, accept },
       );
-      items.push(...page.items);
+      // A PartialObjectMetadataList of nothing comes back as `items: null` (Go's nil slice): no Secrets at
+      // all on a fresh plane, listed metadata-only, must be an empty list, not a failed informer sync.
+      items.push(...(page.items ?? []));
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
     } while (cont);

@@ -73,6 +73,25 @@ describe("watch and informer across a kube-apiserver restart", () => {
   });
 });
 
+describe("metadata-only informers", () => {
+  it("sync on a namespace with nothing in it (the apiserver's PartialObjectMetadataList says items: null)", async () => {
+    const cluster = planeCluster("management");
+    const ns = await testNamespace(cluster.client, "nullitems");
+    const informer = new Informer(cluster, {
+      gvk: { group: "", version: "v1", kind: "Secret" },
+      namespace: ns,
+      metadataOnly: true,
+    });
+    informer.start();
+    try {
+      await informer.waitForSync(30_000);
+      expect(informer.list()).toEqual([]);
+    } finally {
+      await informer.stop();
+    }
+  });
+});
+
 describe("credentials", () => {
   it("two clients of one cluster with different credentials used concurrently never mix them", async () => {
     const admin = planeCluster("tenant1");
