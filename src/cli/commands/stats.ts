@@ -7,6 +7,7 @@ import { NotFoundError } from "../../kube/errors.js";
 import { parseApiVersion } from "../../kube/object.js";
 import { addClusterFlags, clusterOf, type ClusterFlags } from "../cluster-flags.js";
 import { fluxTable } from "../flux-table.js";
+import { formatBinarySize } from "../../util/binary-size.js";
 
 const KINDS: [string, string, string][] = [
   ["GitRepository", "source.toolkit.fluxcd.io/v1", "gitrepositories"],
@@ -25,17 +26,7 @@ const KINDS: [string, string, string][] = [
 ];
 
 /** flux's formatSize: "-" for nothing, bytes below 1 KiB, then one decimal in KiB, MiB, … */
-export function formatSize(b: number): string {
-  if (b === 0) return "-";
-  if (b < 1024) return `${b} B`;
-  let div = 1024;
-  let exp = 0;
-  for (let n = Math.floor(b / 1024); n >= 1024; n = Math.floor(n / 1024)) {
-    div *= 1024;
-    exp++;
-  }
-  return `${(b / div).toFixed(1)} ${"KMGTPE"[exp]}iB`;
-}
+export const formatSize = (b: number): string => formatBinarySize(b, "-");
 
 interface Item {
   spec?: { suspend?: boolean };

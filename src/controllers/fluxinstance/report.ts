@@ -24,6 +24,7 @@ import { computeHealth } from "../../ssa/index.js";
 import { runningImage } from "./components.js";
 import { DEFAULT_COMPONENTS, FLUX_API_VERSION } from "./mapping.js";
 import { isDisabled } from "./timing.js";
+import { formatBinarySize } from "../../util/binary-size.js";
 
 const FLUX_GROUPS = [SOURCE_GROUP, KUSTOMIZE_GROUP, HELM_GROUP, NOTIFICATION_GROUP];
 const OPERATOR_KINDS = ["FluxInstance", "ResourceSet", "ResourceSetInputProvider"];
@@ -36,17 +37,7 @@ type Obj = KubeObject & {
 };
 
 /** The operator's formatSize: "" for 0, bytes below 1 KiB, else one decimal and a binary unit. */
-export function formatSize(b: number): string {
-  if (b === 0) return "";
-  if (b < 1024) return `${b} B`;
-  let div = 1024;
-  let exp = 0;
-  for (let n = Math.floor(b / 1024); n >= 1024; n = Math.floor(n / 1024)) {
-    div *= 1024;
-    exp++;
-  }
-  return `${(b / div).toFixed(1)} ${"KMGTPE"[exp]}iB`;
-}
+export const formatSize = (b: number): string => formatBinarySize(b, "");
 
 /** One kind's statistics from its objects (flux kinds suspend by spec.suspend, the operator's by annotation). */
 export function kindStats(items: Obj[], operatorKind: boolean): ReconcilerStats {
