@@ -16,7 +16,7 @@ describe("flotilla install", () => {
     expect(exported.code).toBe(0);
     const kinds = parseYamlDocuments(exported.stdout, "install.yaml").map((d) => (d.value as { kind: string }).kind);
     expect(kinds).toEqual([
-      ...Array(14).fill("CustomResourceDefinition"),
+      ...Array(16).fill("CustomResourceDefinition"),
       "Namespace",
       "ServiceAccount",
       "ClusterRoleBinding",
