@@ -34,7 +34,7 @@ import type { ControllerFlags } from "../kit/setup.js";
 import { UNSUPPORTED_FIELD } from "../kit/unsupported.js";
 import { componentImages, runningImage } from "./components.js";
 import { FLUX_API_VERSION, mapInstance } from "./mapping.js";
-import { annotatedMs, goDuration, isDisabled } from "./timing.js";
+import { annotatedMs, goDuration, isDisabled } from "../kit/operator-annotations.js";
 import { syncName, syncObjects } from "./sync-objects.js";
 
 export const OPERATOR_FIELD_MANAGER = "flux-operator";

@@ -23,7 +23,7 @@ import type { Cluster } from "../../kube/cluster.js";
 import { computeHealth } from "../../ssa/index.js";
 import { runningImage } from "./components.js";
 import { DEFAULT_COMPONENTS, FLUX_API_VERSION } from "./mapping.js";
-import { isDisabled } from "./timing.js";
+import { isDisabled } from "../kit/operator-annotations.js";
 import { formatBinarySize } from "../../util/binary-size.js";
 
 const FLUX_GROUPS = [SOURCE_GROUP, KUSTOMIZE_GROUP, HELM_GROUP, NOTIFICATION_GROUP];

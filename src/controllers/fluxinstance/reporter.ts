@@ -13,7 +13,7 @@ import type { ReconcileContext, Reconciler, Request, Result } from "../../runtim
 import { setCondition } from "../../runtime/conditions.js";
 import type { ControllerFlags } from "../kit/setup.js";
 import { computeReport } from "./report.js";
-import { annotatedMs, goDuration, isDisabled } from "./timing.js";
+import { annotatedMs, goDuration, isDisabled } from "../kit/operator-annotations.js";
 
 export const REPORTING_INTERVAL_MS = 5 * 60_000;
 

@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
-import { OPERATOR_ANNOTATIONS } from "../../api/operator/resourceset.js";
 import type { ResourceSetInputProvider } from "../../api/operator/resourceset-input-provider.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
@@ -20,7 +19,7 @@ import { refuseUnsupported } from "../kit/unsupported.js";
 import { inputId, type InputSet } from "./inputs.js";
 import { externalServiceInputs, ociTagInputs } from "./provider-sources.js";
 import { PROVIDER_UNSUPPORTED, validateProvider } from "./provider-unsupported.js";
-import { annotated, goDuration, isDisabled } from "./status.js";
+import { annotatedMs, goDuration, isDisabled } from "../kit/operator-annotations.js";
 
 const sortedDeep = (v: unknown): unknown =>
   Array.isArray(v)
@@ -54,7 +53,7 @@ export class InputProviderReconciler extends ObjectReconciler<ResourceSetInputPr
     if (!found || found.metadata.deletionTimestamp) return;
     if (isDisabled(found)) return;
     const started = Date.now();
-    const intervalMs = annotated(found, OPERATOR_ANNOTATIONS.reconcileEvery, 10 * 60_000);
+    const intervalMs = annotatedMs(found, "reconcileEvery", 10 * 60_000);
     let outcome: Outcome;
     let status: Record<string, unknown> = {};
     try {
@@ -91,7 +90,7 @@ export class InputProviderReconciler extends ObjectReconciler<ResourceSetInputPr
   }
 
   private async exported(p: ResourceSetInputProvider): Promise<InputSet[]> {
-    const timeoutMs = annotated(p, OPERATOR_ANNOTATIONS.reconcileTimeout, 2 * 60_000);
+    const timeoutMs = annotatedMs(p, "reconcileTimeout", 2 * 60_000);
     switch (p.spec.type) {
       case "Static":
         return [{ ...(p.spec.defaultValues ?? {}), id: inputId(p.metadata.uid ?? "") }];

@@ -31,7 +31,8 @@ import { convertKubeConfigResources, copyResources } from "./copy-from.js";
 import { checkDependencies } from "./dependencies.js";
 import { combineInputs, orderProviders } from "./inputs.js";
 import { readProviders } from "./providers.js";
-import { goDuration, intervalOf, isDisabled, isForced, setDigest, timeoutOf, upsertHistory } from "./status.js";
+import { goDuration, isDisabled } from "../kit/operator-annotations.js";
+import { intervalOf, isForced, setDigest, timeoutOf, upsertHistory } from "./status.js";
 import { refuseObjectAnnotations, RESOURCESET_UNSUPPORTED } from "./unsupported.js";
 
 export const RESOURCESET_FIELD_MANAGER = "flux-operator";

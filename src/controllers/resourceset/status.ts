@@ -6,7 +6,7 @@ import type { Json } from "../../kustomize/yaml/emit.js";
 import { toYaml } from "../../kustomize/yaml/emit.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { type HistoryEntry, OPERATOR_ANNOTATIONS, type ResourceSet } from "../../api/operator/resourceset.js";
-import { parseDuration } from "../../util/duration.js";
+import { annotatedMs, goDuration } from "../kit/operator-annotations.js";
 
 const MAX_HISTORY = 5;
 
@@ -16,15 +16,6 @@ export const setDigest = (objects: KubeObject[]): string =>
   createHash("sha256")
     .update(objects.map((o) => toYaml(JSON.parse(JSON.stringify(o)) as Json)).join("---\n"))
     .digest("hex");
-
-/** Go's time.Duration.String() for a reconcile's length, e.g. "1.52s", "250ms". */
-export function goDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = Math.round(ms) / 1000;
-  if (s < 60) return `${Number(s.toFixed(3))}s`;
-  const m = Math.floor(s / 60);
-  return `${m}m${Number((s - m * 60).toFixed(3))}s`;
-}
 
 export function upsertHistory(
   history: HistoryEntry[] | undefined,
@@ -57,19 +48,7 @@ export function upsertHistory(
   return [entry, ...(history ?? []).filter((h) => h.digest !== digest)].slice(0, MAX_HISTORY);
 }
 
-export const annotated = (rset: KubeObject, key: string, fallbackMs: number): number => {
-  const v = rset.metadata.annotations?.[key];
-  if (!v) return fallbackMs;
-  try {
-    return parseDuration(v);
-  } catch {
-    return fallbackMs;
-  }
-};
-
-export const intervalOf = (rset: ResourceSet) => annotated(rset, OPERATOR_ANNOTATIONS.reconcileEvery, 60 * 60_000);
-export const timeoutOf = (rset: ResourceSet) => annotated(rset, OPERATOR_ANNOTATIONS.reconcileTimeout, 5 * 60_000);
-export const isDisabled = (o: KubeObject) =>
-  o.metadata.annotations?.[OPERATOR_ANNOTATIONS.reconcile]?.toLowerCase() === "disabled";
+export const intervalOf = (rset: ResourceSet) => annotatedMs(rset, "reconcileEvery", 60 * 60_000);
+export const timeoutOf = (rset: ResourceSet) => annotatedMs(rset, "reconcileTimeout", 5 * 60_000);
 export const isForced = (o: KubeObject) =>
   o.metadata.annotations?.[OPERATOR_ANNOTATIONS.force]?.toLowerCase() === "enabled";

@@ -1,6 +1,7 @@
-// The operator's annotations on its own objects (api/v1 common_types.go): reconcile: disabled,
-// reconcileEvery (default 60m for a FluxInstance, the reporting interval for a FluxReport) and
-// reconcileTimeout (default 5m), and Go's duration printing for the messages.
+// The Flux Operator's annotations on its own kinds (api/v1 common_types.go), read alike by the
+// FluxInstance, FluxReport, ResourceSet and ResourceSetInputProvider controllers: reconcile: disabled,
+// reconcileEvery and reconcileTimeout (each kind has its own defaults), and Go's duration printing for
+// the messages they write.
 import type { KubeObject } from "../../api/meta/object.js";
 import { OPERATOR_ANNOTATIONS } from "../../api/operator/resourceset.js";
 import { parseDuration } from "../../util/duration.js";
