@@ -13,7 +13,7 @@ npx eslint --max-warnings 0 . && npx prettier --check .
 
 summary="$(mktemp)"
 long_log="$(mktemp)"
-trap 'rm -f "$summary" "$long_log"' EXIT
+trap 'rm -f "$summary" "$summary.failed" "$long_log"' EXIT
 export FLOTILLA_TEST_SUMMARY_FILE="$summary"
 status=0
 echo "flotilla: unit and parity tests" >&2
@@ -37,7 +37,7 @@ echo "flotilla: end-to-end tests, two lanes (the e2e-long lane's output follows 
 npx vitest run --project e2e-long --passWithNoTests "$@" >"$long_log" 2>&1 &
 long_pid=$!
 # If this script is stopped, the long lane and the image run go too (their global setups stop their fleets on SIGTERM).
-trap 'kill "$long_pid" $image_pid 2>/dev/null || true; rm -f "$summary" "$long_log" "$image_log"' EXIT
+trap 'kill "$long_pid" $image_pid 2>/dev/null || true; rm -f "$summary" "$summary.failed" "$long_log" "$image_log"' EXIT
 npx vitest run --project e2e --passWithNoTests "$@" || status=1
 wait "$long_pid" || status=1
 echo "flotilla: the e2e-long lane:" >&2
@@ -48,6 +48,11 @@ if [[ -n "$image_pid" ]]; then
   cat "$image_log"
 fi
 
+# Which tests failed, named last so the tail of a long log says it.
+if [[ -s "$summary.failed" ]]; then
+  echo
+  cat "$summary.failed"
+fi
 # A run that ended without counts (its fleet never started, vitest crashed) counts as one failure.
 awk -v runs="$runs" '{ p += $1; f += $2; s += $3 } END { f += (runs > NR ? runs - NR : 0); printf "\n%d passed, %d failed%s\n", p, f, (s ? sprintf(", %d skipped", s) : "") }' "$summary"
 exit "$status"
