@@ -49,6 +49,9 @@ export default defineConfig({
         test: {
           name: "unit",
           sequence: { groupOrder: 0 },
+          // vitest's 5 s default is a timing assertion in disguise: on 2 busy cores the CPU-heavy files (the import
+          // graph of src/, 100,000-deep YAML) took 5–20 s and failed though they were right. 30 s bounds a hang.
+          testTimeout: 30_000,
           include: ["src/**/*.test.ts", "test/unit/**/*.test.ts"],
         },
       },
