@@ -27,6 +27,8 @@ export const LONG_E2E = [
   "test/e2e/controller-preflight.test.ts",
   // A d2-fleet repository through FluxInstance, ResourceSet and two tenant planes: 50–77 s on the loaded machine.
   "test/e2e/fluxinstance-d2-fleet.test.ts",
+  // A controller process, a dashboard and Chromium, waiting on a refused Provider's deliveries: ~70 s loaded.
+  "test/e2e/dashboard-notifications.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],

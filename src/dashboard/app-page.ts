@@ -1,5 +1,6 @@
 // An app's page: its source and revision, conditions, history, the inventory as a tree (namespace →
-// kind → names), its recent Events; for a fleet parent the per-cluster table and the rollout stages.
+// kind → names), its recent Events, the last notifications sent about it (notifications.ts); for a
+// fleet parent the per-cluster table and the rollout stages.
 // Only display fields are copied out of the objects — a HelmRelease's values, a Kustomization's
 // substitutions and anything read from a Secret never leave the server.
 import type { FleetStatus } from "../api/fleet/fleet-kustomization.js";
@@ -9,6 +10,7 @@ import type { KubeObject } from "../api/meta/object.js";
 import { pathOf } from "../api/paths.js";
 import { parseInventoryId } from "../ssa/index.js";
 import type { FleetCache, WatchedKind } from "../fleet/status/fleet-cache.js";
+import { notificationsAbout } from "./notifications.js";
 
 export interface EventRow {
   type: string;
@@ -121,7 +123,8 @@ function summary(o: Obj) {
   );
 }
 
-export async function appPage(cache: FleetCache, kind: WatchedKind, namespace: string, name: string) {
+/** `scope`: the dashboard's one namespace, if it has one (where Alerts' Events are looked for). */
+export async function appPage(cache: FleetCache, kind: WatchedKind, namespace: string, name: string, scope?: string) {
   const o = cache.get<Obj>(kind, namespace, name);
   if (!o) return undefined;
   const status = o.status ?? {};
@@ -166,6 +169,7 @@ export async function appPage(cache: FleetCache, kind: WatchedKind, namespace: s
     history,
     inventory: inventoryTree(inventory.map((e) => e.id)),
     events: await eventsFor(cache, namespace, [{ kind, name }]),
+    notifications: await notificationsAbout(cache.client, o.metadata.uid, scope),
     ...(fleet ? { fleet: { counts: fleet.counts, clusters: fleet.clusters ?? [], rollout: fleet.rollout } } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { ChangeStream, MAX_STREAMS } from "./change-stream.js";
 import { clusterPage } from "./cluster-page.js";
 import { FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
 import { fleetPage } from "./fleet-page.js";
+import { providersPage } from "./notifications.js";
 import { allowedHosts, readJson, refusal, SECURITY_HEADERS, sendJson } from "./http-guard.js";
 
 export interface DashboardOptions {
@@ -41,6 +42,7 @@ const ASSETS: Record<string, string> = {
   "/assets/app.js": "app.js",
   "/assets/html.js": "html.js",
   "/assets/views.js": "views.js",
+  "/assets/notifications.js": "notifications.js",
   "/assets/style.css": "style.css",
   "/assets/favicon.svg": "favicon.svg",
 };
@@ -105,11 +107,13 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
         const kind = q("kind") as WatchedKind;
         if (!WATCHED.includes(kind) || kind === "Cluster")
           return sendJson(res, 400, { error: `not an app kind: ${kind}` });
-        const page = await appPage(cache, kind, q("namespace"), q("name"));
+        const page = await appPage(cache, kind, q("namespace"), q("name"), o.namespace);
         return page
           ? sendJson(res, 200, { readOnly: o.readOnly, ...page })
           : sendJson(res, 404, { error: `${kind} ${q("namespace")}/${q("name")} not found` });
       }
+      case "/api/notifications":
+        return sendJson(res, 200, { readOnly: o.readOnly, providers: await providersPage(cache.client, o.namespace) });
       case "/api/stream":
         if (stream.open(res)) return;
         return sendJson(res, 503, {

@@ -31,6 +31,8 @@ export class EventRecorder {
     reason: string,
     message: string,
     annotations: Record<string, string> = {},
+    /** Labels on the Kubernetes Event only (not Flux metadata): what a reader selects the Event by. */
+    labels?: Record<string, string>,
   ): Promise<void> {
     const namespace = obj.metadata.namespace ?? "default";
     if (this.sink) {
@@ -47,7 +49,12 @@ export class EventRecorder {
     const event = {
       apiVersion: "v1",
       kind: "Event",
-      metadata: { name: `${obj.metadata.name}.${randomBytes(8).toString("hex")}`, namespace, annotations },
+      metadata: {
+        name: `${obj.metadata.name}.${randomBytes(8).toString("hex")}`,
+        namespace,
+        annotations,
+        ...(labels ? { labels } : {}),
+      },
       involvedObject: {
         apiVersion: obj.apiVersion,
         kind: obj.kind,

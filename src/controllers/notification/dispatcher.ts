@@ -4,7 +4,9 @@
 // reconcile. Identical events within the rate-limit interval are dropped (Flux's rule); each Provider
 // has its own delivery queue (a few in flight, bounded length), so one dead provider does not hold up
 // another's events. Failures are Warning events on the Alert (Flux's NotificationDispatchFailed) and
-// the Provider's status (status.ts), with no Secret value in either.
+// the Provider's status (status.ts), with no Secret value in either; each delivery is a Normal
+// NotificationDelivered event on the Alert, both annotated with what was notified (delivery-record.ts)
+// so the dashboard shows an app's last notifications without a store of its own.
 import type { KubeObject } from "../../api/meta/object.js";
 import type { Alert } from "../../api/notification/alert.js";
 import { COMMIT_STATUS_TYPES, type Provider } from "../../api/notification/provider.js";
@@ -22,6 +24,7 @@ import {
   needsLabels,
   type RegexProblem,
 } from "./alert-match.js";
+import { deliveredMessage, deliveryMetadata, DELIVERED_REASON, DISPATCH_FAILED_REASON } from "./delivery-record.js";
 import { NotificationError, ProviderInvalid } from "./errors.js";
 import { resolveProvider } from "./provider-config.js";
 import { DuplicateLimiter } from "./rate-limit.js";
@@ -147,11 +150,14 @@ export class NotificationDispatcher {
           alert: `${alert.metadata.namespace}/${alert.metadata.name}`,
           error: message,
         });
+        const { annotations, labels } = deliveryMetadata(event, alert.spec.providerRef.name);
         await this.o.events.record(
           alert,
           "Warning",
-          "NotificationDispatchFailed",
+          DISPATCH_FAILED_REASON,
           `failed to dispatch notification for ${ref(event)}: ${message}`,
+          annotations,
+          labels,
         );
       }
     }
@@ -184,6 +190,7 @@ export class NotificationDispatcher {
       throw err;
     }
     if (!request) return;
+    const { annotations, labels } = deliveryMetadata(event, provider.metadata.name);
     this.enqueue(provider, {
       run: async () => {
         try {
@@ -191,6 +198,8 @@ export class NotificationDispatcher {
           await send(request!, { ...resolved.send, signal: this.stopping.signal });
           this.stats.delivered++;
           this.o.onDelivery?.(provider, undefined);
+          const message = deliveredMessage(event, provider.metadata.name);
+          await this.o.events.record(alert, "Normal", DELIVERED_REASON, message, annotations, labels);
         } catch (err) {
           if (this.stopping.signal.aborted) return;
           this.stats.failed++;
@@ -203,8 +212,10 @@ export class NotificationDispatcher {
           await this.o.events.record(
             alert,
             "Warning",
-            "NotificationDispatchFailed",
+            DISPATCH_FAILED_REASON,
             `failed to send notification for ${ref(event)}: ${message}`,
+            annotations,
+            labels,
           );
         }
       },

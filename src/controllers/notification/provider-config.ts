@@ -79,6 +79,26 @@ function headersOf(data: SecretData, ref: string): Record<string, string> | unde
   return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
 }
 
+/** The types notification-controller v1.x authenticates as a GitHub App when the Secret has no token. */
+const GITHUB_APP_TYPES = new Set(["github", "githubdispatch", "githubpullrequestcomment"]);
+
+/**
+ * GitHub App authentication (the Secret's githubAppID, githubAppInstallationID, githubAppPrivateKey…
+ * keys, which Flux uses when `token` is absent) is not implemented: refused naming the keys found,
+ * rather than failing later as a missing token.
+ */
+export function githubAppProblem(type: string, data: SecretData, ref: string): ProviderInvalid | undefined {
+  if (!GITHUB_APP_TYPES.has(type) || data.token?.trim()) return undefined;
+  const keys = Object.keys(data)
+    .filter((k) => k.startsWith("githubApp"))
+    .sort();
+  if (!keys.length) return undefined;
+  return new ProviderInvalid(
+    `spec.secretRef: Secret '${ref}' holds GitHub App keys (${keys.join(", ")}): GitHub App authentication is not supported by flotilla; set the 'token' key instead`,
+    "UnsupportedField",
+  );
+}
+
 export async function resolveProvider(client: KubeClient, p: Provider): Promise<ResolvedProvider> {
   const problem = specProblem(p);
   if (problem) throw problem;
@@ -98,6 +118,8 @@ export async function resolveProvider(client: KubeClient, p: Provider): Promise<
         throw new ProviderInvalid(`invalid address in Secret '${ref}': longer than 2048 bytes`);
       settings.address = data.address.trim();
     }
+    const app = githubAppProblem(p.spec.type, data, ref);
+    if (app) throw app;
     if (data.token !== undefined) settings.token = data.token.trim();
     if (data.username !== undefined) settings.username = data.username;
     if (data.password !== undefined) settings.password = data.password;

@@ -1,8 +1,9 @@
 // The flotilla dashboard's page: no framework and no build step (decision 0025). Routes are the URL's
-// hash (#/, #/cluster/<key>, #/app/<Kind>/<namespace>/<name>); each reads one JSON view from the server,
+// hash (#/, #/cluster/<key>, #/app/<Kind>/<namespace>/<name>, #/notifications); each reads one JSON view from the server,
 // and a server-sent "change" event re-reads it — no polling. Every value is escaped when rendered.
 import { html, RAW } from "./html.js";
 import { appView, clusterView, fleetView, setFilter } from "./views.js";
+import { providersView } from "./notifications.js";
 
 const main = document.getElementById("main");
 const live = document.getElementById("live");
@@ -25,6 +26,8 @@ function route() {
     const q = new URLSearchParams({ kind, namespace, name });
     return { api: `/api/app?${q}`, view: appView, title: `${kind} ${namespace}/${name}`, crumb: kind };
   }
+  if (page === "notifications")
+    return { api: "/api/notifications", view: providersView, title: "notifications", crumb: "notifications" };
   return { api: "/api/fleet", view: fleetView, title: "fleet" };
 }
 

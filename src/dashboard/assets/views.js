@@ -1,7 +1,8 @@
 // The three pages as markup: the fleet (clusters failing first, each with its apps, then the fleet
 // objects), a cluster (its apps and recent events), an app (actions, source, conditions, history,
-// inventory, events; per-cluster table and rollout stages for a fleet object).
+// inventory, events, notifications; per-cluster table and rollout stages for a fleet object).
 import { ago, appHref, badge, clusterHref, clusterState, html, short, stateOf } from "./html.js";
+import { notificationsTable } from "./notifications.js";
 
 /** The search box and status filter, applied to app rows (a cluster matches by its own name too). */
 let filter = { q: "", status: "" };
@@ -236,5 +237,7 @@ export function appView(a) {
     <h2>Inventory</h2>
     ${tree(a.inventory)}
     <h2>Events</h2>
-    ${eventsTable(a.events)}`;
+    ${eventsTable(a.events)}
+    <h2>Notifications</h2>
+    ${notificationsTable(a.notifications ?? [])}`;
 }
