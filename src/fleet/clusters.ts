@@ -52,5 +52,7 @@ export const isReady = (c: FleetCluster) => isTrue(c.status?.conditions, "Ready"
 export const conditionOf = (c: FleetCluster, type: string) => getCondition(c.status?.conditions, type);
 /** The condition a Kamaji plane's Cluster carries (decision 0044): False while the plane is WriteLimited. */
 export const WRITABLE = "Writable";
+/** False while the kubeconfig's identity may not act cluster-wide (a namespace-scoped kubeconfig; decision 0044). */
+export const CLUSTER_WIDE = "ClusterWide";
 /** Writable unless told otherwise: only a Kamaji plane's Cluster carries the condition. */
 export const isWritable = (c: FleetCluster) => conditionOf(c, WRITABLE)?.status !== "False";

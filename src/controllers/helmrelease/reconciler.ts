@@ -113,7 +113,7 @@ export class HelmReleaseReconciler extends AppReconciler<HelmRelease> {
     this.resetFailures(hr, status, chart.version, values.digest);
     if (chart.revisionDigest || hr.status?.lastAttemptedRevisionDigest)
       status.lastAttemptedRevisionDigest = chart.revisionDigest ?? null;
-    const target = await targetCluster(this.cluster, hr, this.flags.defaultServiceAccount);
+    const target = await targetCluster(this.cluster, hr, this.flags.defaultServiceAccount, this.waitMs);
     const want = { release: releaseName(hr), namespace: targetNamespace(hr), chartName: chart.name };
     const previous = changedTarget(hr, want);
     if (previous) {

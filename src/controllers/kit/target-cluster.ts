@@ -1,13 +1,16 @@
 // Where a Kustomization applies: this cluster, or the one in its kubeConfig Secret (re-read every
 // reconcile, so rotated credentials are picked up), as its service account there if it has one.
-// Flux looks the kubeconfig up by key, else "value", else "value.yaml".
+// Flux looks the kubeconfig up by key, else "value", else "value.yaml". An apply through the Secret of
+// a WriteLimited Kamaji plane is held instead of failing (kit/tenant-plane.ts, decision 0044).
 import { USED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import { Cluster } from "../../kube/cluster.js";
 import { ConnectionError, NotFoundError, UnauthorizedError } from "../../kube/errors.js";
 import { endpointFromKubeconfig } from "../../kube/kubeconfig.js";
+import type { KubeObject } from "../../api/meta/object.js";
 import { ReconcileFailure } from "./failure.js";
+import { holdIfWriteLimited } from "./tenant-plane.js";
 import { KUBECONFIG_CONFIGMAP_REF } from "./shared-refusals.js";
 import { refuseUnsupported } from "./unsupported.js";
 
@@ -29,6 +32,8 @@ export async function targetCluster(
   local: Cluster,
   ks: Targeting,
   defaultServiceAccount: string | undefined,
+  /** For an apply: hold (a wait of this long) while the Secret's TenantControlPlane is WriteLimited. */
+  holdWriteLimitedMs?: number,
 ): Promise<Cluster> {
   let target = local;
   // Never fall back to this cluster when the spec names another one in a way flotilla cannot read.
@@ -45,7 +50,7 @@ export async function targetCluster(
     );
   if (ref) {
     const id = `${ks.metadata.namespace}/${ref.name}`;
-    let secret: { data?: Record<string, string> };
+    let secret: KubeObject & { data?: Record<string, string> };
     try {
       secret = await local.client.get(pathOf(USED_KINDS.Secret, ks.metadata.namespace, ref.name));
     } catch (err) {
@@ -55,6 +60,7 @@ export async function targetCluster(
         `failed to get kubeconfig secret '${id}': ${(err as Error).message.replace(/^[^:]+: /, "")}`,
       );
     }
+    if (holdWriteLimitedMs !== undefined) await holdIfWriteLimited(local, secret, holdWriteLimitedMs);
     const key = ref.key ?? ["value", "value.yaml"].find((k) => secret.data?.[k]);
     const data = key ? secret.data?.[key] : undefined;
     if (!data)

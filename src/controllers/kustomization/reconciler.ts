@@ -158,7 +158,7 @@ export class KustomizationReconciler extends AppReconciler<Kustomization> {
     attempt.phases.fetched = Date.now();
     let target, objects;
     try {
-      target = await targetCluster(this.cluster, ks, this.options.defaultServiceAccount);
+      target = await targetCluster(this.cluster, ks, this.options.defaultServiceAccount, this.waitMs);
       objects = await this.build(ks, fetched.dir, secrets);
     } finally {
       fetched.release(); // the build has read every file it needs

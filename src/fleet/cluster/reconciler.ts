@@ -19,16 +19,14 @@ import { ObjectReconciler } from "../../controllers/kit/object-reconciler.js";
 import { ReconciledObjects } from "../../controllers/kit/objects.js";
 import type { Success } from "../../controllers/kit/outcome.js";
 import { targetCluster } from "../../controllers/kit/target-cluster.js";
-import { WRITABLE } from "../clusters.js";
-import { probeCluster } from "./probe.js";
+import { tenantPlaneStatus, WRITE_LIMITED, writeLimitedMessage } from "../../controllers/kit/tenant-plane.js";
+import { CLUSTER_WIDE, WRITABLE } from "../clusters.js";
+import { type ProbeResult, probeCluster } from "./probe.js";
 
 /** The TenantControlPlane a discovered Cluster stands for, from its controller owner reference. */
 export function ownerTenantControlPlane(c: FleetCluster): string | undefined {
   return c.metadata.ownerReferences?.find((o) => o.kind === USED_KINDS.TenantControlPlane.kind && o.controller)?.name;
 }
-
-/** Kamaji's status when the plane's spec.writePermissions refuse some writes. */
-export const WRITE_LIMITED = "WriteLimited";
 
 interface WriteLimit {
   limited: boolean;
@@ -45,7 +43,7 @@ function writable(conditions: Condition[], limit: WriteLimit | undefined): Condi
           type: WRITABLE,
           status: "False",
           reason: WRITE_LIMITED,
-          message: `TenantControlPlane ${limit.tcp} is WriteLimited (its spec.writePermissions refuse writes): applies are held`,
+          message: writeLimitedMessage(limit.tcp),
         }
       : {
           type: WRITABLE,
@@ -55,6 +53,23 @@ function writable(conditions: Condition[], limit: WriteLimit | undefined): Condi
         },
   );
 }
+
+/** What a probe that was refused cluster-wide reads says: the identity's reach, not a failure. */
+function clusterWide(conditions: Condition[], seen: ProbeResult): Condition[] {
+  if (!seen.refused) return removeCondition(conditions, CLUSTER_WIDE);
+  return setCondition(conditions, {
+    type: CLUSTER_WIDE,
+    status: "False",
+    reason: "NamespaceScoped",
+    message: `the kubeconfig's identity${seen.user ? ` '${seen.user}'` : ""} may not ${seen.refused} (a namespace-scoped kubeconfig): it serves objects in the namespaces its RBAC allows, cluster-scoped objects are refused`,
+  });
+}
+
+const describe = (seen: ProbeResult) =>
+  `Kubernetes ${seen.kubernetesVersion}, ` +
+  (seen.nodeCount === undefined
+    ? `nodes not visible to the kubeconfig's identity (may not ${seen.refused})`
+    : `${seen.nodeCount} node${seen.nodeCount === 1 ? "" : "s"}`);
 
 export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
   constructor(
@@ -81,7 +96,8 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
         undefined,
       );
       const seen = await probeCluster(target);
-      const message = `Kubernetes ${seen.kubernetesVersion}, ${seen.nodeCount} node${seen.nodeCount === 1 ? "" : "s"}`;
+      conditions = clusterWide(conditions, seen);
+      const message = describe(seen);
       const outcome: Success = { reason: "ClusterReady", message };
       // Back after a failed probe: news (the failure was a Warning event each probe; decision 0046).
       const down = conditions.find((x) => x.type === "Ready" && x.status === "False");
@@ -91,7 +107,12 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
           message: `cluster ${c.metadata.name} reachable again (not Ready since ${down.lastTransitionTime}): ${message}`,
           annotations: { [`${FLEET_GROUP}/cluster`]: c.metadata.name },
         };
-      return this.finisher.finish(c, path, ctx, { outcome, conditions, status: { ...seen, lastProbeTime }, timing });
+      const status = {
+        kubernetesVersion: seen.kubernetesVersion,
+        nodeCount: seen.nodeCount ?? null, // a count from an earlier, wider credential is not kept
+        lastProbeTime,
+      };
+      return this.finisher.finish(c, path, ctx, { outcome, conditions, status, timing });
     } catch (err) {
       const outcome = asFailure(err, (m) => new ReconcileFailure("ProbeFailed", m));
       return this.finisher.finish(c, path, ctx, { outcome, conditions, status: { lastProbeTime }, timing });
@@ -107,10 +128,7 @@ export class ClusterReconciler extends ObjectReconciler<FleetCluster> {
     if (!tcp) return undefined;
     let status: string | undefined;
     try {
-      const obj = await this.cluster.client.get<{
-        status?: { kubernetesResources?: { version?: { status?: string } } };
-      }>(pathOf(USED_KINDS.TenantControlPlane, c.metadata.namespace, tcp));
-      status = obj.status?.kubernetesResources?.version?.status;
+      status = await tenantPlaneStatus(this.cluster, c.metadata.namespace!, tcp);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       throw new ReconcileFailure(

@@ -93,7 +93,9 @@ export function clusterCommand(): Command {
     const live = await waitReady(target, applied, "cluster", timeoutMsOf(f));
     const status = live.status as { kubernetesVersion?: string; nodeCount?: number } | undefined;
     success(
-      `cluster ${meta.name} is ready: Kubernetes ${status?.kubernetesVersion ?? "?"}, ${status?.nodeCount ?? 0} nodes`,
+      `cluster ${meta.name} is ready: Kubernetes ${status?.kubernetesVersion ?? "?"}, ` +
+        // No count: the kubeconfig's identity may not list nodes (a namespace-scoped kubeconfig, decision 0044).
+        (status?.nodeCount === undefined ? "nodes not visible to its kubeconfig" : `${status.nodeCount} nodes`),
     );
   });
 }
