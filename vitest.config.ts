@@ -29,6 +29,8 @@ export const LONG_E2E = [
   "test/e2e/fluxinstance-d2-fleet.test.ts",
   // A controller process, a dashboard and Chromium, waiting on a refused Provider's deliveries: ~70 s loaded.
   "test/e2e/dashboard-notifications.test.ts",
+  // Three controller processes (install --shards 2) started on the loaded machine: 85 s.
+  "test/e2e/install-shards.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],

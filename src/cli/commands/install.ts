@@ -5,6 +5,7 @@ import { endpointFromKubeconfigFile, OPERATOR_KUBECONFIG } from "../../kube/kube
 import { type Json, toYaml } from "../../kustomize/yaml/emit.js";
 import { installManifests } from "../../install/manifests.js";
 import { addImageFlags, installOptionsOf } from "../install-flags.js";
+import { addShardFlags, applyShardFlags } from "../shard-flags.js";
 import { formatChangeSet, ResourceManager } from "../../ssa/index.js";
 import { success } from "../output.js";
 import { UsageError } from "../errors.js";
@@ -14,7 +15,7 @@ export function installCommand(): Command {
     .description("install flotilla's CRDs and controller into a cluster (or print them with --export)")
     .option("--export", "print the manifests instead of applying them", false)
     .option("--namespace <ns>", "namespace of the controller", "flux-system");
-  return addImageFlags(cmd)
+  return addShardFlags(addImageFlags(cmd))
     .option(
       "--multi-tenant",
       "lock the controller down for tenants (no cross-namespace refs, default service account)",
@@ -22,7 +23,7 @@ export function installCommand(): Command {
     )
     .option("--kubeconfig <path>", "kubeconfig of the cluster to install into", process.env.KUBECONFIG)
     .action(async (opts) => {
-      const objects = installManifests(installOptionsOf(opts, opts));
+      const objects = applyShardFlags(installManifests(installOptionsOf(opts, opts)), opts);
       if (opts.export) {
         process.stdout.write(objects.map((o) => `---\n${toYaml(o as unknown as Json)}`).join(""));
         return;

@@ -49,7 +49,7 @@ describe("FluxInstance fields mapped onto flotilla's controller process", () => 
       { watchLabelSelector: "!sharding.fluxcd.io/key", concurrent: 4 },
     );
     expect(m.statements.slice(2)).toEqual([
-      "sharding: run one flotilla controller per shard with --watch-label-selector=sharding.fluxcd.io/key in (<shard>) for shard1, shard2, and this one with --watch-label-selector=!sharding.fluxcd.io/key (in effect here)",
+      "sharding by sharding.fluxcd.io/key is not deployed as asked: this controller runs --watch-label-selector=!sharding.fluxcd.io/key; no Deployment selects shard1, shard2; deploy it with flotilla install --shards shard1,shard2",
       "cluster.size large: --concurrent=20 (this process runs with --concurrent=4)",
       "cluster.type openshift: no platform profile in flotilla",
       "storage standard/10Gi: the controller's --storage-path volume (flotilla install)",

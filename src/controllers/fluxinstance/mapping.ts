@@ -6,6 +6,7 @@
 // be delivered to a cluster that is not locked down); everything else is stated, never silently dropped.
 import { type FluxInstanceSpec } from "../../api/operator/fluxinstance.js";
 import { maxSatisfying } from "../../sources/semver.js";
+import { mapSharding, type ShardDeployment } from "./sharding.js";
 
 /** The Flux release whose APIs flotilla serves (README: tested against flux v2.9.5). */
 export const FLUX_API_VERSION = "v2.9.5";
@@ -25,6 +26,8 @@ export interface ProcessFacts {
   defaultServiceAccount?: string;
   watchLabelSelector?: string;
   concurrent?: number;
+  /** The runtime namespace's controller Deployments with a --watch-label-selector (read when spec.sharding is set). */
+  shardDeployments?: ShardDeployment[];
 }
 
 export interface Mapping {
@@ -32,6 +35,8 @@ export interface Mapping {
   statements: string[];
   /** Why the sync must not be applied (the lockdown asked for is not in effect); undefined when it may. */
   blocked?: string;
+  /** What is asked for but not deployed (the condition is False; the sync still applies). */
+  pending?: string;
 }
 
 const SIZE_CONCURRENCY: Record<string, number> = { small: 5, medium: 10, large: 20 };
@@ -78,15 +83,11 @@ export function mapInstance(spec: FluxInstanceSpec, facts: ProcessFacts): Mappin
     if (c.multitenantWorkloadIdentity || c.objectLevelWorkloadIdentity)
       out.push("cluster.multitenantWorkloadIdentity/objectLevelWorkloadIdentity: not provided by flotilla");
   }
+  let pending: string | undefined;
   if (spec.sharding) {
-    const key = spec.sharding.key || "sharding.fluxcd.io/key";
-    const main = `!${key}`;
-    out.push(
-      `sharding: run one flotilla controller per shard with --watch-label-selector=${key} in (<shard>) for ${spec.sharding.shards.join(", ")}, and this one with --watch-label-selector=${main}` +
-        (facts.watchLabelSelector === main
-          ? " (in effect here)"
-          : ` (this process runs with ${facts.watchLabelSelector ? `--watch-label-selector=${facts.watchLabelSelector}` : "no selector"})`),
-    );
+    const sharding = mapSharding(spec.sharding, facts);
+    out.push(sharding.statement);
+    pending = sharding.missing;
   }
   if (c.size) {
     const want = SIZE_CONCURRENCY[c.size]!;
@@ -109,5 +110,5 @@ export function mapInstance(spec: FluxInstanceSpec, facts: ProcessFacts): Mappin
     out.push(
       `kustomize.patches (${spec.kustomize.patches.length}): not applied: they patch the operator's Flux manifests, which flotilla does not deploy`,
     );
-  return { statements: out, ...(blocked ? { blocked } : {}) };
+  return { statements: out, ...(blocked ? { blocked } : {}), ...(pending ? { pending } : {}) };
 }

@@ -34,6 +34,7 @@ import type { ControllerFlags } from "../kit/setup.js";
 import { UNSUPPORTED_FIELD } from "../kit/unsupported.js";
 import { componentImages, runningImage } from "./components.js";
 import { FLUX_API_VERSION, mapInstance } from "./mapping.js";
+import { shardDeployments } from "./sharding.js";
 import { annotatedMs, goDuration, isDisabled } from "../kit/operator-annotations.js";
 import { syncName, syncObjects } from "./sync-objects.js";
 
@@ -106,11 +107,15 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
       return;
     }
     const started = Date.now();
-    const mapping = mapInstance(fi.spec, this.flags);
+    // spec.sharding is compared with the shard Deployments that run beside this process.
+    const facts = fi.spec.sharding
+      ? { ...this.flags, shardDeployments: await shardDeployments(this.cluster, fi.metadata.namespace!) }
+      : this.flags;
+    const mapping = mapInstance(fi.spec, facts);
     const conditions: Condition[] = setCondition(fi.status?.conditions ?? [], {
       type: DISTRIBUTION_CONDITION,
-      status: mapping.blocked ? "False" : "True",
-      reason: mapping.blocked ? "RestartRequired" : "Mapped",
+      status: mapping.blocked || mapping.pending ? "False" : "True",
+      reason: mapping.blocked ? "RestartRequired" : mapping.pending ? "ShardsNotDeployed" : "Mapped",
       message: [mapping.blocked, ...mapping.statements].filter(Boolean).join("\n"),
       observedGeneration: fi.metadata.generation,
     });
