@@ -14,7 +14,8 @@
 //
 // usage: node bench/vs-flux.bench.mjs [--kustomizations 100,500,1000] [--helmreleases 100,500] [--source git|oci]
 //        [--order alternate|flotilla-first|flux-first] [--concurrent 20] [--kube-api-qps 50]
-//        [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm]
+//        [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm] [--only flotilla|flux]
+// --only runs one of the two (to iterate on one controller's figures; the ratio then reads n/a).
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,6 +39,8 @@ const SHAPES = [
 ];
 const ORDER = argOf("order", "alternate");
 const SOURCE = argOf("source", "git");
+const ONLY = argOf("only", "");
+if (ONLY && !["flotilla", "flux"].includes(ONLY)) throw new Error(`--only must be flotilla or flux, not '${ONLY}'`);
 if (!["git", "oci"].includes(SOURCE)) throw new Error(`--source must be git or oci, not '${SOURCE}'`);
 const LIMITS = {
   concurrent: argOf("concurrent", "20"),
@@ -94,7 +97,9 @@ function fluxFor(kind) {
 async function runShape(kind, n, s) {
   const fluxFirst = ORDER === "flux-first" || (ORDER === "alternate" && s % 2 === 1);
   const flux = fluxFor(kind);
-  const tools = (fluxFirst ? ["flux", "flotilla"] : ["flotilla", "flux"]).filter((t) => t === "flotilla" || !flux.why);
+  const tools = (fluxFirst ? ["flux", "flotilla"] : ["flotilla", "flux"]).filter(
+    (t) => (t === "flotilla" || !flux.why) && (!ONLY || t === ONLY),
+  );
   const work = mkdtempSync(join(BASE, "vs-flux-"));
   const dir = join(work, "fleet");
   later(() => rmSync(work, { recursive: true, force: true }));

@@ -2,6 +2,13 @@
 // Entry point of the `flotilla` CLI; the TypeScript sources are compiled to dist/ by `npm run build`.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+
+// undici (every kube, OCI and Helm request) parses HTTP with llhttp compiled to WebAssembly. V8 runs it
+// from its baseline compiler, Liftoff, and recompiles the hot parser with TurboFan: llhttp is one huge
+// function and that compilation takes ~33 MiB of native memory for a moment, the controller's peak RSS
+// (decision 0050). Liftoff's code is kept instead; read when the module is compiled, on the first request.
+setFlagsFromString("--liftoff-only");
 
 // `flotilla get … | head` closes stdout early: that ends the command quietly, as it does for kubectl.
 process.stdout.on("error", (err) => {

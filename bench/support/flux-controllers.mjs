@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = new URL("../../", import.meta.url).pathname;
+const { CONTROLLER_NODE_OPTIONS } = await import("../../dist/install/controller-deployment.js");
 
 /** Flux's pins (tools/flux/versions.env): { source: "v1.9.3", kustomize: ..., helm: ... }. */
 export function fluxVersions() {
@@ -202,6 +203,8 @@ export function startFlotilla(o) {
     `--storage-addr=127.0.0.1:${o.ports.storagePort}`,
     `--health-addr=127.0.0.1:${o.ports.source.healthPort}`,
   ];
-  const p = startProcess("flotilla controller", process.execPath, args, o.env);
+  // The V8 flags the install's Deployment gives the controller (NODE_OPTIONS), added to the caller's.
+  const NODE_OPTIONS = [process.env.NODE_OPTIONS, CONTROLLER_NODE_OPTIONS].filter(Boolean).join(" ");
+  const p = startProcess("flotilla controller", process.execPath, args, { ...o.env, NODE_OPTIONS });
   return [{ ...p, healthPort: o.ports.source.healthPort }];
 }

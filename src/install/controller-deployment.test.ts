@@ -4,6 +4,7 @@ import { installManifests } from "./manifests.js";
 type Container = {
   image: string;
   args: string[];
+  env: { name: string; value?: string }[];
   ports: { name: string; containerPort: number }[];
   livenessProbe: { httpGet: { path: string; port: string } };
   readinessProbe: { httpGet: { path: string; port: string } };
@@ -29,6 +30,10 @@ describe("the controller Deployment flotilla install writes", () => {
   it("runs the image reference it is given", () => {
     expect(container.image).toBe("registry.test/flotilla:9.9.9");
     expect(pod.spec.imagePullSecrets).toBeUndefined();
+  });
+
+  it("starts node with V8's young generation at 2 MiB per semi-space (NODE_OPTIONS), the benchmark's setting", () => {
+    expect(container.env).toContainEqual({ name: "NODE_OPTIONS", value: "--max-semi-space-size=2" });
   });
 
   it("probes /healthz and /readyz on the healthz port, where --health-addr listens", () => {
