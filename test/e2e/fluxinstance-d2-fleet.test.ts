@@ -181,6 +181,33 @@ describe("FluxInstance and FluxReport (fluxcd.controlplane.io/v1) with flotilla 
     ]);
     expect(cond(fi, "DistributionMapped")?.message).toContain("kustomize.patches (1): not applied");
     expect(fi.metadata.finalizers).toContain("fluxcd.controlplane.io/finalizer");
+    // status.history as the operator records it: the revision's digest, the outcome, the Flux version.
+    expect(fi.status?.history).toEqual([
+      {
+        digest: fi.status!.lastAppliedRevision!.split("@")[1],
+        firstReconciled: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        lastReconciled: expect.any(String),
+        lastReconciledDuration: expect.stringMatching(/^[\d.]+(ms|s)$|m/),
+        lastReconciledStatus: "ReconciliationSucceeded",
+        totalReconciliations: expect.any(Number),
+        metadata: { flux: "v2.9.5" },
+      },
+    ]);
+    // One reconcile per reason to reconcile: the creation, then a requested one — counted 2, no more
+    // (a second reconcile of the same generation at start would count 3).
+    const requestedAt = `count-${Date.now()}`;
+    await h.mgmt.client.patch(instancePath(), "merge", {
+      metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": requestedAt } },
+    });
+    const requested = await eventually(
+      "FluxInstance flux handled the reconcile request",
+      async () => {
+        const o = await h.mgmt.client.get<FluxInstance>(instancePath());
+        return o.status?.lastHandledReconcileAt === requestedAt ? o : undefined;
+      },
+      90_000,
+    );
+    expect(requested.status?.history?.map((s) => s.totalReconciliations)).toEqual([2]);
 
     // The root objects, named after the namespace and owned as the operator owns them.
     const gitRepo = await h.mgmt.client.get<KubeObject>(
@@ -229,7 +256,9 @@ describe("FluxInstance and FluxReport (fluxcd.controlplane.io/v1) with flotilla 
       async () => {
         const r = await h.mgmt.client.get<FluxReport>(`${API}/${ns}/fluxreports/flux`);
         const rsets = r.spec.reconcilers?.find((x) => x.kind === "ResourceSet");
-        return r.spec.sync?.ready && rsets && rsets.stats.running >= 1 ? r : undefined;
+        const ks = r.spec.reconcilers?.find((x) => x.kind === "Kustomization");
+        // A report computed before the ResourceSet made the apps may still be the latest: wait for one after.
+        return r.spec.sync?.ready && rsets && rsets.stats.running >= 1 && ks && ks.stats.running >= 3 ? r : undefined;
       },
       60_000,
       500,

@@ -5,6 +5,7 @@
 // status (controllers/fluxinstance/mapping.ts), never silently dropped.
 import type { Condition } from "../meta/conditions.js";
 import type { Inventory } from "../meta/inventory.js";
+import type { Snapshot } from "../meta/history.js";
 import type { KubeObject } from "../meta/object.js";
 import { arr, bool, condition, crdFor, inventory, labelsAndAnnotations, obj, open, str, withRules } from "../crd.js";
 import { SERVED_KINDS } from "../kinds.js";
@@ -84,6 +85,7 @@ export type FluxInstance = KubeObject & {
     lastArtifactRevision?: string;
     components?: ComponentImage[];
     inventory?: Inventory;
+    history?: Snapshot[];
   };
 };
 

@@ -7,7 +7,7 @@
 // deleted (sync removed: the root Kustomization goes, and with it what it applied, as with the operator),
 // spec.wait waits for them to be Ready, and the status is written as the operator writes it.
 import { createHash } from "node:crypto";
-import { OPERATOR_GROUP, SERVED_KINDS } from "../../api/kinds.js";
+import { SERVED_KINDS } from "../../api/kinds.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import { REQUESTED_AT_ANNOTATION } from "../../api/meta/annotations.js";
 import { pathOf } from "../../api/paths.js";
@@ -21,7 +21,6 @@ import {
   formatChangeSet,
   hasChanged,
   inventoryFromChangeSet,
-  type Owner,
   pruneStale,
   ResourceManager,
   waitForSet,
@@ -32,11 +31,14 @@ import { ReconciledObjects } from "../kit/objects.js";
 import { type Outcome, progressing } from "../kit/outcome.js";
 import type { ControllerFlags } from "../kit/setup.js";
 import { UNSUPPORTED_FIELD } from "../kit/unsupported.js";
+import { instanceHistory } from "./history.js";
+import { refusal } from "./refusal.js";
+import { ownerOf, uninstall } from "./uninstall.js";
 import { componentImages, runningImage } from "./components.js";
 import { FLUX_API_VERSION, mapInstance } from "./mapping.js";
 import { shardDeployments } from "./sharding.js";
 import { annotatedMs, goDuration, isDisabled } from "../kit/operator-annotations.js";
-import { syncName, syncObjects } from "./sync-objects.js";
+import { syncObjects } from "./sync-objects.js";
 
 export const OPERATOR_FIELD_MANAGER = "flux-operator";
 /** flotilla's condition stating what each field maps to (the operator has no such condition: it deploys Flux). */
@@ -45,11 +47,6 @@ export const DISTRIBUTION_CONDITION = "DistributionMapped";
 export const CONTROLLER_SERVICE_ACCOUNT = "flotilla-controller";
 
 const path = (ns: string, name: string) => pathOf(SERVED_KINDS.FluxInstance, ns, name);
-const ownerOf = (fi: FluxInstance): Owner => ({
-  group: OPERATOR_GROUP,
-  name: fi.metadata.name,
-  namespace: fi.metadata.namespace!,
-});
 
 export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
   constructor(
@@ -83,7 +80,7 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
     const finalizers = found.metadata.finalizers ?? [];
     if (found.metadata.deletionTimestamp) {
       if (!finalizers.includes(OPERATOR_FINALIZER)) return;
-      if (!isDisabled(found)) await this.uninstall(found);
+      if (!isDisabled(found)) await uninstall(this.cluster, found);
       await this.setFinalizers(
         found,
         p,
@@ -92,11 +89,19 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
       await this.requestReport(found.metadata.namespace!);
       return;
     }
-    const refused = this.refusal(found);
+    const refused = refusal(found, this.flags.runtimeNamespace);
     if (refused)
       return this.finisher.finish(found, p, ctx, {
         outcome: refused,
         conditions: found.status?.conditions ?? [],
+        // The operator never reconciles an instance of another name or namespace; a Bucket sync is its build failure.
+        ...(refused.reason === UNSUPPORTED_FIELD
+          ? {
+              status: {
+                history: instanceHistory(found, { reason: refused.reason, startedMs: Date.now(), at: new Date() }),
+              },
+            }
+          : {}),
         timing: { intervalMs: 0 },
       });
     const fi = finalizers.includes(OPERATOR_FINALIZER)
@@ -120,43 +125,27 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
       observedGeneration: fi.metadata.generation,
     });
     let outcome: Outcome;
-    let status: Record<string, unknown> = {};
+    let status: { lastAttemptedRevision?: string } & Record<string, unknown> = {};
     try {
       if (mapping.blocked) throw new ReconcileFailure("MultitenancyNotEnforced", mapping.blocked, { stalled: true });
       ({ outcome, status } = await this.attempt(fi, p, started, conditions));
     } catch (err) {
       outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", `reconciliation failed: ${m}`));
     }
+    const history = instanceHistory(fi, {
+      reason: outcome.reason,
+      revision: status.lastAttemptedRevision,
+      startedMs: started,
+      at: new Date(),
+    });
     const result = await this.finisher.finish(fi, p, ctx, {
       outcome,
       conditions,
-      status,
+      status: { ...status, history },
       timing: { intervalMs: annotatedMs(fi, "reconcileEvery", 60 * 60_000) },
     });
     await this.requestReport(fi.metadata.namespace!);
     return result;
-  }
-
-  /** One FluxInstance per cluster: named flux (the CRD refuses others), in the controller's namespace. */
-  private refusal(fi: FluxInstance): ReconcileFailure | undefined {
-    if (fi.metadata.name !== INSTANCE_NAME)
-      return new ReconcileFailure("InvalidName", "the only accepted name for a FluxInstance is 'flux'", {
-        stalled: true,
-      });
-    const home = this.flags.runtimeNamespace;
-    if (home && fi.metadata.namespace !== home)
-      return new ReconcileFailure(
-        "InvalidNamespace",
-        `FluxInstance ${fi.metadata.namespace}/${fi.metadata.name} is not reconciled: one FluxInstance per cluster, in the namespace the distribution runs in (flotilla's --runtime-namespace, ${home}); move it to ${home}`,
-        { stalled: true },
-      );
-    if (fi.spec.sync?.kind === "Bucket")
-      return new ReconcileFailure(
-        UNSUPPORTED_FIELD,
-        "spec.sync.kind Bucket is not supported by flotilla: flotilla does not serve Bucket; publish the repository to Git (GitRepository) or an OCI registry (OCIRepository)",
-        { stalled: true },
-      );
-    return undefined;
   }
 
   private async attempt(
@@ -164,7 +153,7 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
     p: string,
     started: number,
     conditions: Condition[],
-  ): Promise<{ outcome: Outcome; status: Record<string, unknown> }> {
+  ): Promise<{ outcome: Outcome; status: { lastAttemptedRevision: string } & Record<string, unknown> }> {
     await this.objects.patchStatus(fi, p, {
       conditions: progressing(conditions, fi.metadata.generation, "Reconciliation in progress"),
     });
@@ -183,13 +172,25 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
       const verb = fi.status?.lastAttemptedRevision ? "Upgrading to" : "Installing";
       await this.events.record(fi, "Normal", "Progressing", `${verb} revision ${revision}`);
     }
-    const changeSet = await manager.apply(objects);
-    const inventory = inventoryFromChangeSet(changeSet);
-    const pruned = await pruneStale(this.cluster, fi.status?.inventory, inventory, {
-      owner: ownerOf(fi),
-      allowEmptySet: true,
-      kustomizeAnnotations: false,
-    });
+    let changeSet: Awaited<ReturnType<ResourceManager["apply"]>>;
+    let inventory: ReturnType<typeof inventoryFromChangeSet>;
+    let pruned: Awaited<ReturnType<typeof pruneStale>>;
+    try {
+      changeSet = await manager.apply(objects);
+      inventory = inventoryFromChangeSet(changeSet);
+      pruned = await pruneStale(this.cluster, fi.status?.inventory, inventory, {
+        owner: ownerOf(fi),
+        allowEmptySet: true,
+        kustomizeAnnotations: false,
+      });
+    } catch (err) {
+      // As the operator's apply failure: the revision was attempted (and keys the history entry).
+      const failure = asFailure(
+        err,
+        (m) => new ReconcileFailure("ReconciliationFailed", `reconciliation failed: ${m}`),
+      );
+      return { outcome: failure, status: { lastAttemptedRevision: revision } };
+    }
     inventory.entries.push(...pruned.failed);
     const image = await runningImage(this.cluster, fi.metadata.namespace!, this.flags.version ?? "0.0.0");
     const components = componentImages(fi.spec, image);
@@ -220,29 +221,5 @@ export class FluxInstanceReconciler extends ObjectReconciler<FluxInstance> {
       outcome: { reason: "ReconciliationSucceeded", message },
       status: { ...base, lastAppliedRevision: revision, lastArtifactRevision: "" },
     };
-  }
-
-  /**
-   * Deleting the instance deletes its sync objects, but — as the operator's uninstall removes Flux's
-   * finalizers first — the root Kustomization is orphaned first so what it applied stays in the cluster.
-   */
-  private async uninstall(fi: FluxInstance): Promise<void> {
-    if (!fi.status?.inventory?.entries.length) return;
-    const ns = fi.metadata.namespace!;
-    await this.cluster.client
-      .patch(pathOf(SERVED_KINDS.Kustomization, ns, syncName(fi)), "merge", { spec: { deletionPolicy: "Orphan" } })
-      .catch(() => undefined); // gone already
-    const pruned = await pruneStale(
-      this.cluster,
-      fi.status.inventory,
-      { entries: [] },
-      {
-        owner: ownerOf(fi),
-        allowEmptySet: true,
-        kustomizeAnnotations: false,
-      },
-    );
-    if (pruned.errors.length)
-      throw new ReconcileFailure("ReconciliationFailed", `uninstall failed: ${pruned.errors.join("; ")}`);
   }
 }

@@ -1,11 +1,9 @@
-// status.history as Flux keeps it (fluxcd/pkg meta.History): newest first, at most five snapshots,
-// one per (digest of the applied set, outcome). A repeat of an earlier pair updates that snapshot
-// and moves it to the front rather than adding a duplicate.
+// A Kustomization's status.history as Flux keeps it (kit/history.ts: newest first, five snapshots, one
+// per (digest of the applied set, outcome)), with durations printed as metav1.Duration prints them.
 import type { Snapshot } from "../../api/meta/history.js";
+import { type HistoryEntry, upsertSnapshot } from "../kit/history.js";
 
-export const HISTORY_MAX_SIZE = 5;
-
-const timestamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+export { HISTORY_MAX_SIZE } from "../kit/history.js";
 
 /** Go's metav1.Duration text for what a reconcile takes (e.g. "1.52s", "2m3.1s"). */
 export function goDuration(ms: number): string {
@@ -18,22 +16,6 @@ export function goDuration(ms: number): string {
   return `${h ? `${h}h` : ""}${h || m ? `${m}m` : ""}${s}s`;
 }
 
-export function upsertHistory(
-  history: Snapshot[] | undefined,
-  entry: { digest: string; status: string; at: Date; durationMs: number; metadata?: Record<string, string> },
-): Snapshot[] {
-  const list = [...(history ?? [])];
-  const index = list.findIndex((s) => s.digest === entry.digest && s.lastReconciledStatus === entry.status);
-  const now = timestamp(entry.at);
-  const previous = index >= 0 ? list.splice(index, 1)[0] : undefined;
-  const snapshot: Snapshot = {
-    digest: entry.digest,
-    firstReconciled: previous?.firstReconciled ?? now,
-    lastReconciled: now,
-    lastReconciledDuration: goDuration(entry.durationMs),
-    lastReconciledStatus: entry.status,
-    totalReconciliations: (previous?.totalReconciliations ?? 0) + 1,
-    ...(entry.metadata ? { metadata: entry.metadata } : {}),
-  };
-  return [snapshot, ...list].slice(0, HISTORY_MAX_SIZE);
+export function upsertHistory(history: Snapshot[] | undefined, entry: HistoryEntry): Snapshot[] {
+  return upsertSnapshot(history, entry, goDuration);
 }
