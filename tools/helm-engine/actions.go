@@ -73,6 +73,8 @@ func (c *common) bind(f *pflag.FlagSet, withValues bool) {
 
 func (c *common) waitStrategy() (kube.WaitStrategy, error) {
 	switch s := kube.WaitStrategy(c.wait); s {
+	case flotillaWait:
+		return kube.StatusWatcherStrategy, nil
 	case kube.StatusWatcherStrategy, kube.HookOnlyStrategy, kube.LegacyStrategy:
 		return s, nil
 	}
@@ -180,6 +182,13 @@ func runCommand(ctx context.Context, e *engine, req request, log *logBuffer) (st
 	cfg, err := configure(req.Kubeconfig, &c, log)
 	if err != nil {
 		return "", err
+	}
+	if c.wait == flotillaWait {
+		kc, ok := cfg.KubeClient.(*kube.Client)
+		if !ok {
+			return "", errors.New("--wait=flotilla needs helm's own kube client")
+		}
+		cfg.KubeClient = &waitClient{Client: kc, ctx: ctx, e: e, id: req.ID}
 	}
 	return post(cfg)
 }

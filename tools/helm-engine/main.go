@@ -4,17 +4,20 @@
 // per action (decision 0042). Each request carries the helm CLI arguments flotilla would have run
 // (actions.go parses the flags it uses, and refuses any other by name) and the target's kubeconfig;
 // requests run concurrently, one goroutine each, with a client cached per kubeconfig (getter.go).
-// The post-render step is handed back to flotilla over the protocol (its kustomize and labels).
+// The post-render step is handed back to flotilla over the protocol (its kustomize and labels), and so
+// is the wait for a release's objects under --wait=flotilla (wait.go).
 //
 // in  (flotilla → engine), one JSON object per line:
 //
 //	{"id":1,"args":["install","-n","apps",...,"--","web","/charts/web"],"kubeconfig":"{...}"}
 //	{"id":1,"rendered":"<post-rendered manifests>"}   or   {"id":1,"renderError":"<message>"}
 //	{"id":1,"cancel":true}
+//	{"id":1,"waited":true}   or   {"id":1,"waitError":"<message>"}
 //
 // out (engine → flotilla):
 //
 //	{"id":1,"postRender":"<manifests helm rendered>"}
+//	{"id":1,"wait":{"objects":[{"apiVersion":"v1","kind":"Service","namespace":"apps","name":"web"}],"timeoutMs":300000}}
 //	{"id":1,"done":true,"stdout":"...","stderr":"<warnings>\nError: <message>","code":1}
 package main
 
@@ -37,15 +40,18 @@ type request struct {
 	Rendered    *string  `json:"rendered,omitempty"`
 	RenderError *string  `json:"renderError,omitempty"`
 	Cancel      bool     `json:"cancel,omitempty"`
+	Waited      bool     `json:"waited,omitempty"`
+	WaitError   *string  `json:"waitError,omitempty"`
 }
 
 type reply struct {
-	ID         int64   `json:"id"`
-	PostRender *string `json:"postRender,omitempty"`
-	Done       bool    `json:"done,omitempty"`
-	Stdout     string  `json:"stdout,omitempty"`
-	Stderr     string  `json:"stderr,omitempty"`
-	Code       int     `json:"code"`
+	ID         int64        `json:"id"`
+	PostRender *string      `json:"postRender,omitempty"`
+	Wait       *waitRequest `json:"wait,omitempty"`
+	Done       bool         `json:"done,omitempty"`
+	Stdout     string       `json:"stdout,omitempty"`
+	Stderr     string       `json:"stderr,omitempty"`
+	Code       int          `json:"code"`
 }
 
 // renderAnswer is flotilla's answer to a postRender callback.
@@ -62,6 +68,7 @@ type engine struct {
 	mu      sync.Mutex
 	cancels map[int64]context.CancelFunc
 	renders map[int64]chan renderAnswer
+	waits   map[int64]chan renderAnswer
 }
 
 func (e *engine) send(r reply) {
@@ -117,6 +124,18 @@ func (e *engine) handle(req request) {
 		} else {
 			ch <- renderAnswer{manifests: *req.Rendered}
 		}
+	case req.Waited || req.WaitError != nil:
+		e.mu.Lock()
+		ch := e.waits[req.ID]
+		e.mu.Unlock()
+		if ch == nil {
+			return
+		}
+		if req.WaitError != nil {
+			ch <- renderAnswer{err: *req.WaitError, failed: true}
+		} else {
+			ch <- renderAnswer{}
+		}
 	default:
 		ctx, cancel := context.WithCancel(context.Background())
 		e.mu.Lock()
@@ -168,6 +187,7 @@ func main() {
 		out:     json.NewEncoder(os.Stdout),
 		cancels: map[int64]context.CancelFunc{},
 		renders: map[int64]chan renderAnswer{},
+		waits:   map[int64]chan renderAnswer{},
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	for {

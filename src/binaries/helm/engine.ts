@@ -2,7 +2,8 @@
 // same helm v4 modules as the helm binary, running install/upgrade/rollback/test/uninstall for the
 // HelmRelease controller from the same CLI arguments, without a process per action. Line-delimited
 // JSON on its stdin/stdout; a request's post-render step is handed back here (`postRender`), so it
-// runs in this process. Failures come back as helm's CLI prints them and become the same typed errors
+// runs in this process, and so does the wait for a release's objects under `--wait=flotilla` (`waitFor`:
+// helm-controller's poller with the HelmRelease's healthCheckExprs, decision 0047). Failures come back as helm's CLI prints them and become the same typed errors
 // (errors.ts); a timeout or an abort cancels the request in the engine. If the engine dies, the
 // requests in flight fail with a HelmError and the next request starts a new one.
 //
@@ -20,6 +21,11 @@ export interface HelmEngineOptions {
   kubeconfig: string;
   /** Post-renders helm's manifests when the arguments ask for a post-renderer (--post-renderer). */
   postRender?: (manifests: string) => string;
+  /**
+   * Waits for the release's objects when the arguments ask for `--wait=flotilla`; rejects with the
+   * message helm reports as the action's failure. `signal` is aborted once the request is settled.
+   */
+  waitFor?: (w: EngineWait, signal: AbortSignal) => Promise<void>;
   /** The request is cancelled (and HelmTimeoutError thrown) after this long; 5 minutes by default. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -27,9 +33,24 @@ export interface HelmEngineOptions {
   tenant?: string;
 }
 
+/** One object of a release to wait for, as the engine names it. */
+export interface EngineWaitObject {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** The engine's wait callback: the objects helm would have waited for, and helm's timeout for them. */
+export interface EngineWait {
+  objects: EngineWaitObject[];
+  timeoutMs: number;
+}
+
 interface Reply {
   id: number;
   postRender?: string;
+  wait?: EngineWait;
   done?: boolean;
   stdout?: string;
   stderr?: string;
@@ -41,6 +62,8 @@ interface Pending {
   o: HelmEngineOptions;
   resolve: (r: HelmResult) => void;
   reject: (e: Error) => void;
+  /** Aborted when the request is settled: a wait still running for it stops. */
+  settled: AbortController;
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
@@ -115,11 +138,26 @@ class Engine {
       }
       return;
     }
+    if (r.wait !== undefined) {
+      this.answerWait(r.id, p, r.wait);
+      return;
+    }
     if (!r.done) return;
     this.pending.delete(r.id);
     const result: HelmResult = { stdout: r.stdout ?? "", stderr: r.stderr ?? "", code: r.code ?? 0 };
     if (result.code !== 0) p.reject(helmErrorFrom(p.args, result));
     else p.resolve(result);
+  }
+
+  private answerWait(id: number, p: Pending, w: EngineWait): void {
+    if (!p.o.waitFor) {
+      this.send({ id, waitError: "flotilla was not asked to wait for this request's objects" });
+      return;
+    }
+    p.o.waitFor(w, p.settled.signal).then(
+      () => this.send({ id, waited: true }),
+      (err: unknown) => this.send({ id, waitError: (err as Error).message }),
+    );
   }
 
   run(args: readonly string[], o: HelmEngineOptions): Promise<HelmResult> {
@@ -139,13 +177,16 @@ class Engine {
         () => stop(new HelmTimeoutError(`${what(args)} timed out after ${timeoutMs / 1000}s`)),
         timeoutMs,
       );
+      const settled = new AbortController();
       const settle = () => {
+        settled.abort();
         clearTimeout(timer);
         o.signal?.removeEventListener("abort", onAbort);
       };
       this.pending.set(id, {
         args,
         o,
+        settled,
         resolve: (r) => (settle(), resolve(r)),
         reject: (e) => (settle(), reject(e)),
       });

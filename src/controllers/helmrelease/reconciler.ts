@@ -24,6 +24,7 @@ import { finalizeHelmRelease } from "./finalize.js";
 import { normalizeSpec } from "./normalize.js";
 import { releaseName, releaseNameProblem, targetNamespace } from "./release-name.js";
 import { ReleaseRun } from "./release-run.js";
+import { pollerExpressions } from "./health-exprs.js";
 import { resetRequested } from "./release-state.js";
 import { intervalMs, retryIntervalMs } from "./timing.js";
 import { HELM_RELEASE_UNSUPPORTED } from "./unsupported-fields.js";
@@ -95,6 +96,7 @@ export class HelmReleaseReconciler extends AppReconciler<HelmRelease> {
       throw new ReconcileFailure("InvalidChartReference", "either spec.chart or spec.chartRef must be set, not both", {
         stalled: true,
       });
+    const expressions = pollerExpressions(hr);
     const readyExprs = compileReadyExprs(hr);
     refuseCrossNamespace(hr, this.flags.noCrossNamespaceRefs);
     await checkDependsOn(
@@ -128,6 +130,7 @@ export class HelmReleaseReconciler extends AppReconciler<HelmRelease> {
         namespace: targetNamespace(hr),
         chart,
         values,
+        expressions,
         defaultServiceAccount: this.flags.defaultServiceAccount,
         progressing: async (message, conditions) => {
           const c = progressing(conditions, hr.metadata.generation, message);

@@ -6,6 +6,7 @@
 import type { HelmRelease, HelmReleaseStatus } from "../../api/helm/helmrelease.js";
 import type { Condition } from "../../api/meta/conditions.js";
 import type { Cluster } from "../../kube/cluster.js";
+import type { ExpressionHealth } from "../../ssa/index.js";
 import type { EventRecorder } from "../../runtime/events.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { targetHints } from "../kit/target-cluster.js";
@@ -35,6 +36,7 @@ import { observationDigest, ReleaseStorage, type StoredRelease } from "./storage
 import type { ComposedValues } from "./values/compose.js";
 import { commonMetadataDigest, postRenderersDigest } from "./post-render/post-renderer.js";
 import { WorkingRelease } from "./working-release.js";
+import { pollerWait } from "./health-exprs.js";
 
 const MAX_STEPS = 10;
 
@@ -45,6 +47,8 @@ export interface RunInput {
   namespace: string;
   chart: LoadedChart;
   values: ComposedValues;
+  /** spec.healthCheckExprs compiled, for the poller's wait (health-exprs.ts). */
+  expressions?: ExpressionHealth;
   /** The --default-service-account, for the Forbidden hint. */
   defaultServiceAccount?: string;
   /** Reconciling=True while a helm action runs (written only if it is still running after a moment). */
@@ -179,7 +183,11 @@ export class ReleaseRun {
       const args = { hr, target, chart: input.chart.path, values: input.values.values };
       await this.helm(
         { command: step.command, args: (home) => step.args(args, home) },
-        { hr, endpoint: input.target.client.endpoint },
+        {
+          hr,
+          endpoint: input.target.client.endpoint,
+          waitFor: input.expressions && pollerWait(input.target, input.expressions),
+        },
       );
     } catch (err) {
       error = err as Error;

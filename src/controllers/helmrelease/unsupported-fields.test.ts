@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HelmRelease, HelmReleaseSpec } from "../../api/helm/helmrelease.js";
 import { UNSUPPORTED_FIELD, unsupportedField } from "../kit/unsupported.js";
+import { useHelmEngine } from "./actions/run-action.js";
 import { HELM_RELEASE_UNSUPPORTED } from "./unsupported-fields.js";
 
 const chart = { spec: { chart: "app", sourceRef: { kind: "HelmRepository" as const, name: "repo" } } };
@@ -28,7 +29,6 @@ describe("HelmRelease fields flotilla does not implement", () => {
     ],
     [{ postRenderStrategy: "nohooks" }, "spec.postRenderStrategy 'nohooks'"],
     [{ postRenderStrategy: "separate" }, "spec.postRenderStrategy 'separate'"],
-    [{ healthCheckExprs: [{ apiVersion: "v1", kind: "ConfigMap", current: "true" }] }, "spec.healthCheckExprs"],
     [{ upgrade: { chartNameChangeStrategy: "InPlaceUpdate" } }, "spec.upgrade.chartNameChangeStrategy 'InPlaceUpdate'"],
   ] as [Partial<HelmReleaseSpec>, string][])(
     "stalls a HelmRelease with %o, naming %s and what to do",
@@ -74,12 +74,27 @@ describe("HelmRelease fields flotilla does not implement", () => {
       persistentClient: false,
       postRenderStrategy: "combined",
       waitStrategy: { name: "poller" },
-      healthCheckExprs: [],
+      healthCheckExprs: [{ apiVersion: "example.com/v1", kind: "Widget", current: "status.ready" }],
       driftDetection: { mode: "enabled" },
       commonMetadata: { labels: { a: "b" } },
       postRenderers: [{ kustomize: { patches: [{ patch: "p" }] } }],
     };
     expect(refusal(everything)).toBeUndefined();
     expect(refusal({ chart: undefined, chartRef: { kind: "HelmChart", name: "c" } })).toBeUndefined();
+  });
+
+  it("refuses healthCheckExprs only when helm actions run as processes (--helm-engine=false), naming the flag", () => {
+    const exprs = { healthCheckExprs: [{ apiVersion: "example.com/v1", kind: "Widget", current: "status.ready" }] };
+    useHelmEngine(false);
+    try {
+      expect(refusal(exprs)?.message).toMatch(
+        /^spec\.healthCheckExprs \(the controller runs with --helm-engine=false\) is not supported by flotilla: run the HelmRelease controller with the resident helm engine/,
+      );
+      // Under legacy helm-controller never reads them (only the poller does): nothing to refuse.
+      expect(refusal({ ...exprs, waitStrategy: { name: "legacy" } })).toBeUndefined();
+    } finally {
+      useHelmEngine(true);
+    }
+    expect(refusal(exprs)).toBeUndefined();
   });
 });

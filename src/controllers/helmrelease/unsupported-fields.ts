@@ -2,13 +2,14 @@
 // The table takes the whole object, not only its spec: whether spec.storageNamespace is refused
 // depends on the target namespace, which defaults to the object's own.
 // Implemented, so not here: chartRef kind HelmChart and OCIRepository (oci-chart.ts), test.filters (helm test --filter),
-// dependsOn[].readyExpr (the Kustomization's CEL), install/upgrade/rollback.serverSideApply (helm v4's
+// dependsOn[].readyExpr and healthCheckExprs (the Kustomization's CEL; the latter with the engine, health-exprs.ts), install/upgrade/rollback.serverSideApply (helm v4's
 // --server-side true|false|auto), driftDetection, commonMetadata. Accepted as harmless:
 // persistentClient (every helm process is a new client anyway) and rollback.recreate (a no-op in
 // Flux too since 2.8).
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import { KUBECONFIG_CONFIGMAP_REF, VERIFY_INSTEAD } from "../kit/shared-refusals.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
+import { helmEngineOn } from "./actions/run-action.js";
 
 const CHART_SOURCES = "a HelmRepository (HTTP/S or OCI) or a GitRepository";
 
@@ -65,11 +66,14 @@ export const HELM_RELEASE_UNSUPPORTED: UnsupportedField<HelmRelease>[] = [
       "remove spec.postRenderStrategy (or set it to combined); helm's CLI post-renders hooks and manifests together",
   },
   {
-    field: "spec.healthCheckExprs",
-    find: (hr) => (hr.spec.healthCheckExprs?.length ? "spec.healthCheckExprs" : undefined),
+    field: "spec.healthCheckExprs with --helm-engine=false",
+    find: (hr) =>
+      hr.spec.healthCheckExprs?.length && hr.spec.waitStrategy?.name !== "legacy" && !helmEngineOn()
+        ? "spec.healthCheckExprs (the controller runs with --helm-engine=false)"
+        : undefined,
     instead:
-      "remove spec.healthCheckExprs; flotilla waits for the release's objects with helm's status watcher only " +
-      "(a Kustomization's healthCheckExprs can check custom resources instead)",
+      "run the HelmRelease controller with the resident helm engine (the default; drop --helm-engine=false), " +
+      "which hands the poller's wait to flotilla, or remove spec.healthCheckExprs",
   },
   {
     field: "spec.upgrade.chartNameChangeStrategy InPlaceUpdate",

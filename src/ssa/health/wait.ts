@@ -16,6 +16,8 @@ export interface WaitOptions {
   failFast?: boolean;
   /** Health by CEL expressions for the kinds they cover (expressions.ts), kstatus for the rest. */
   expressions?: ExpressionHealth;
+  /** Stops the wait (its caller gave up, e.g. a helm action cancelled): the wait rejects with an AbortError. */
+  signal?: AbortSignal;
 }
 
 const WORKLOADS = new Set(["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"]);
@@ -55,6 +57,7 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
   const deadline = Date.now() + options.timeoutMs;
   let last = new Map<ObjectRef, Health>();
   for (;;) {
+    options.signal?.throwIfAborted();
     // A read that fails (a dropped connection under load) keeps the last known status.
     const polled = await Promise.all(
       refs.map(async (r) => [r, await healthOf(cluster, r, options.expressions)] as const),
@@ -64,7 +67,7 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
     if (statuses.every((s) => s === "Current")) return;
     const anyFailed = statuses.includes("Failed");
     if ((options.failFast && anyFailed) || Date.now() >= deadline) break;
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
+    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal });
   }
   const notReady = await Promise.all(
     [...last.entries()]

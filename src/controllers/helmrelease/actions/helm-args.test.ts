@@ -35,13 +35,22 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
     ]);
   });
 
-  it("waits by spec.waitStrategy: poller is helm's kstatus watcher, legacy is helm v3's wait (helm v4's --wait=legacy)", () => {
+  it("waits by spec.waitStrategy: poller is helm's kstatus watcher (flotilla's with healthCheckExprs), legacy is helm v3's wait (helm v4's --wait=legacy)", () => {
     const legacy = hr({ waitStrategy: { name: "legacy" } });
     expect(installArgs(legacy, t, "c.tgz")).toContain("--wait=legacy");
     expect(upgradeArgs(legacy, t, "c.tgz")).toContain("--wait=legacy");
     expect(rollbackArgs(legacy, t, 1)).toContain("--wait=legacy");
     expect(uninstallArgs(legacy, t)).toContain("--wait=legacy");
     expect(upgradeArgs(hr({ waitStrategy: { name: "poller" } }), t, "c.tgz")).toContain("--wait=watcher");
+    // A poller with healthCheckExprs hands its wait to flotilla (the engine's --wait=flotilla callback);
+    // deletion stays helm's watcher, and under legacy the expressions are not read (helm-controller).
+    const exprs = { healthCheckExprs: [{ apiVersion: "example.com/v1", kind: "Widget", current: "status.ready" }] };
+    const judged = hr({ waitStrategy: { name: "poller" }, ...exprs });
+    expect(installArgs(judged, t, "c.tgz")).toContain("--wait=flotilla");
+    expect(upgradeArgs(hr(exprs), t, "c.tgz")).toContain("--wait=flotilla");
+    expect(rollbackArgs(judged, t, 1)).toContain("--wait=flotilla");
+    expect(uninstallArgs(judged, t)).toContain("--wait=watcher");
+    expect(installArgs(hr({ waitStrategy: { name: "legacy" }, ...exprs }), t, "c.tgz")).toContain("--wait=legacy");
     // No wait at all when the action disables it, whatever the strategy.
     const off = hr({ waitStrategy: { name: "legacy" }, install: { disableWait: true } });
     expect(installArgs(off, t, "c.tgz").some((a) => a.startsWith("--wait"))).toBe(false);

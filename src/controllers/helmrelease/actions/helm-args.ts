@@ -22,9 +22,14 @@ export function common(t: ReleaseTarget): string[] {
 
 /**
  * helm's --wait for spec.waitStrategy: poller (the default, helm-controller's kstatus poller) is helm's
- * kstatus status watcher, legacy is Helm v3's wait, which helm v4 keeps as `--wait=legacy`.
+ * kstatus status watcher, legacy is Helm v3's wait, which helm v4 keeps as `--wait=legacy`. A poller
+ * with spec.healthCheckExprs is `--wait=flotilla`, the resident engine's wait handed back to flotilla,
+ * which judges custom resources by those expressions (health-exprs.ts, decision 0047).
  */
-export const waitStrategyOf = (hr: HelmRelease) => (hr.spec.waitStrategy?.name === "legacy" ? "legacy" : "watcher");
+export function waitStrategyOf(hr: HelmRelease): "legacy" | "watcher" | "flotilla" {
+  if (hr.spec.waitStrategy?.name === "legacy") return "legacy";
+  return hr.spec.healthCheckExprs?.length ? "flotilla" : "watcher";
+}
 
 /** --wait by the release's strategy unless disableWait; wait-for-jobs unless disableWaitForJobs (or no wait). */
 export function wait(hr: HelmRelease, o: { disableWait?: boolean; disableWaitForJobs?: boolean }): string[] {

@@ -4,7 +4,13 @@
 // step called back into this process. With `--helm-engine=false` it is a helm process as before: the
 // kubeconfig written into the home, the post-renderer plugin installed there. Either way every action
 // of the HelmRelease controller starts here and is counted.
-import { HelmHome, type HelmResult, runHelm, runHelmEngine } from "../../../binaries/helm/index.js";
+import {
+  type HelmEngineOptions,
+  HelmHome,
+  type HelmResult,
+  runHelm,
+  runHelmEngine,
+} from "../../../binaries/helm/index.js";
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
 import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
 import { Counter } from "../../../runtime/metrics.js";
@@ -25,6 +31,9 @@ export function useHelmEngine(on: boolean): void {
   engine = on;
 }
 
+/** Whether actions run in the resident engine (the only runner with `--wait=flotilla`). */
+export const helmEngineOn = () => engine;
+
 /** A helm command and its arguments, built in the action's home (values file, post-renderer). */
 export interface HelmInvocation {
   command: string;
@@ -35,6 +44,8 @@ export interface ActionRun {
   hr: HelmRelease;
   endpoint: ClusterEndpoint;
   signal?: AbortSignal;
+  /** The wait for the release's objects under `--wait=flotilla` (health-exprs.ts pollerWait). */
+  waitFor?: HelmEngineOptions["waitFor"];
 }
 
 /** How ReleaseRun runs helm: runAction, or a test's fake. */
@@ -59,6 +70,7 @@ export async function runAction(a: HelmInvocation, r: ActionRun): Promise<HelmRe
           ...common,
           kubeconfig: kubeconfigFor(r.endpoint),
           postRender: (manifests) => postRender(manifests, r.hr),
+          waitFor: r.waitFor,
         })
       : runHelm(args, { ...common, home, kubeconfig: writeKubeconfig(home.dir, r.endpoint) });
     return await run.catch((err: unknown) => {

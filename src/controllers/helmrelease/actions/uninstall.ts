@@ -14,7 +14,8 @@ export function uninstallArgs(hr: HelmRelease, t: ReleaseTarget): string[] {
     "--cascade",
     u.deletionPropagation ?? "background",
     "--ignore-not-found",
-    ...(u.disableWait ? [] : [`--wait=${waitStrategyOf(hr)}`]),
+    // Deletion is helm's own watcher under the poller: healthCheckExprs judge objects that exist.
+    ...(u.disableWait ? [] : [`--wait=${waitStrategyOf(hr) === "legacy" ? "legacy" : "watcher"}`]),
     ...flag(u.keepHistory, "--keep-history"),
     ...flag(u.disableHooks, "--no-hooks"),
     ...timeoutOf(hr, u.timeout),
