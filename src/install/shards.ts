@@ -6,7 +6,9 @@
 // Service (flotilla-artifacts-<shard>, advertised in --storage-adv-addr), taking <key> in (<shard>).
 // The webhook receiver and event endpoint stay with the main controller, as notification-controller
 // stays unsharded in Flux. A shard does not make fleet Clusters from Kamaji's TenantControlPlanes
-// (--kamaji-discovery=false): one writer for them, the main controller.
+// (--kamaji-discovery=false): one writer for them, the main controller. Each process notifies its own
+// objects' events and sees Alerts and Providers through the same selector: an Alert (and its Provider)
+// for a shard's objects carries that shard's label (Flux's notification-controller, unsharded, sees all).
 import type { KubeObject } from "../api/meta/object.js";
 
 export const SHARD_KEY = "sharding.fluxcd.io/key";
