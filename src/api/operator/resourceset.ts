@@ -85,8 +85,16 @@ export type ResourceSet = KubeObject & {
     lastAppliedRevision?: string;
     lastHandledReconcileAt?: string;
     history?: HistoryEntry[];
+    /** flotilla's (decision 0048): what was applied to each fleet Cluster a target-clusters annotation selected. */
+    clusterInventories?: ClusterInventory[];
   };
 };
+
+/** One fleet Cluster's inventory (by the Cluster's name, in the ResourceSet's namespace). */
+export interface ClusterInventory {
+  cluster: string;
+  inventory: Inventory;
+}
 
 const resources = (): Record<string, ReturnType<typeof str>> => ({
   resources: arr({ type: "object", "x-kubernetes-preserve-unknown-fields": true }),
@@ -164,6 +172,8 @@ const status = obj({
   lastHandledReconcileAt: str(),
   externalChecksumRefs: arr(str()),
   history: arr(open()),
+  // flotilla's, not the operator's (decision 0048): status only, so manifests written for the operator are unaffected.
+  clusterInventories: arr(obj({ cluster: str(), inventory: inventory() }, ["cluster", "inventory"])),
 });
 
 export const resourceSetCrd = () => crdFor(SERVED_KINDS.ResourceSet, { v1: { spec, status } });

@@ -4,46 +4,30 @@
 // owner labels resourceset.fluxcd.controlplane.io/{name,namespace}, a server-side apply as field manager
 // flux-operator under spec.serviceAccountName, garbage collection of what the inventory no longer has,
 // spec.wait, and the status (inventory, lastAppliedRevision, history, Ready) as the operator writes it.
+// What is generated and where (render.ts, shared with `flotilla plan`) and how it is applied to its own
+// cluster or to the fleet Clusters it targets (apply-targets.ts, decision 0048) live beside it.
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
-import type { KubeObject } from "../../api/meta/object.js";
 import { OPERATOR_FINALIZER, type ResourceSet } from "../../api/operator/resourceset.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
-import {
-  formatChangeSet,
-  hasChanged,
-  inventoryFromChangeSet,
-  type Owner,
-  pruneStale,
-  ResourceManager,
-  waitForSet,
-} from "../../ssa/index.js";
+import { waitForSet } from "../../ssa/index.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { ObjectReconciler } from "../kit/object-reconciler.js";
 import { ReconciledObjects } from "../kit/objects.js";
 import { type Outcome, progressing } from "../kit/outcome.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
-import { buildResourceSet, setCommonMetadata } from "./build.js";
-import { computeChecksums } from "./checksum-from.js";
-import { convertKubeConfigResources, copyResources } from "./copy-from.js";
+import { type ApplyContext, applyTargets, changeMessage, pruneAllTargets } from "./apply-targets.js";
+import { clusterSelectorOf } from "./cluster-targets.js";
 import { checkDependencies } from "./dependencies.js";
-import { combineInputs, orderProviders } from "./inputs.js";
-import { readProviders } from "./providers.js";
+import { renderResourceSet } from "./render.js";
 import { goDuration, isDisabled } from "../kit/operator-annotations.js";
-import { intervalOf, isForced, setDigest, timeoutOf, upsertHistory } from "./status.js";
-import { refuseObjectAnnotations, RESOURCESET_UNSUPPORTED } from "./unsupported.js";
+import { intervalOf, setDigest, timeoutOf, upsertHistory } from "./status.js";
+import { RESOURCESET_UNSUPPORTED } from "./unsupported.js";
 
-export const RESOURCESET_FIELD_MANAGER = "flux-operator";
+export { ownerOf, RESOURCESET_FIELD_MANAGER } from "./apply-targets.js";
 const path = (ns: string, name: string) => pathOf(SERVED_KINDS.ResourceSet, ns, name);
-export const ownerOf = (r: ResourceSet): Owner => ({
-  group: "resourceset.fluxcd.controlplane.io",
-  name: r.metadata.name,
-  namespace: r.metadata.namespace!,
-});
-const stalled = (prefix: string) => (m: string) =>
-  new ReconcileFailure("BuildFailed", `${prefix}: ${m}`, { stalled: true });
 
 export interface ResourceSetOptions {
   defaultServiceAccount?: string;
@@ -78,14 +62,9 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     if (found.metadata.deletionTimestamp) {
       if (!finalizers.includes(OPERATOR_FINALIZER)) return;
       if (!isDisabled(found)) {
-        const pruned = await pruneStale(
-          this.target(found),
-          found.status?.inventory,
-          { entries: [] },
-          { owner: ownerOf(found), allowEmptySet: true },
-        );
-        if (pruned.errors.length)
-          throw new ReconcileFailure("ReconciliationFailed", `garbage collection failed: ${pruned.errors.join("; ")}`);
+        const errors = await pruneAllTargets(this.applyContext(found), found);
+        if (errors.length)
+          throw new ReconcileFailure("ReconciliationFailed", `garbage collection failed: ${errors.join("; ")}`);
       }
       await this.setFinalizers(
         found,
@@ -124,75 +103,52 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     started: number,
   ): Promise<{ outcome: Outcome; status: Record<string, unknown> }> {
     refuseUnsupported(r.spec, RESOURCESET_UNSUPPORTED);
+    clusterSelectorOf(r);
     await checkDependencies(this.cluster, r, this.options.requeueDependencyMs ?? 5_000);
     await this.objects.patchStatus(r, p, {
       conditions: progressing(r.status?.conditions ?? [], r.metadata.generation, "Reconciliation in progress"),
     });
 
-    let objects: KubeObject[] = [];
-    let inputCount = 0;
-    try {
-      const own = {
-        apiVersion: "fluxcd.controlplane.io/v1",
-        kind: "ResourceSet",
-        name: r.metadata.name,
-        namespace: r.metadata.namespace!,
-        inputs: r.spec.inputs ?? [],
-      };
-      const sources = orderProviders(own, await readProviders(this.cluster, r));
-      const inputs = combineInputs(
-        r.spec.inputStrategy?.name ?? "Flatten",
-        sources,
-        r.spec.inputStrategy?.includeEmptyProviders,
-      );
-      inputCount = inputs.length;
-      // Providers that export nothing: an empty set, so what they generated is collected (as the operator does).
-      if (!(r.spec.inputsFrom?.length && inputs.length === 0)) objects = buildResourceSet(r.spec, inputs);
-    } catch (err) {
-      throw asFailure(err, stalled("build failed"));
-    }
-    refuseObjectAnnotations(objects);
-    setCommonMetadata(objects, r.spec.commonMetadata);
-
-    const target = this.target(r);
-    // copyFrom, convertKubeConfigFrom and checksumFrom read their sources as the ResourceSet's account.
-    // A failure here is ReconciliationFailed (not Stalled): the source may appear later.
-    await copyResources(target, objects);
-    await convertKubeConfigResources(target, objects);
-    const externalChecksumRefs = await computeChecksums(target, objects);
-    const manager = new ResourceManager(target, {
-      fieldManager: RESOURCESET_FIELD_MANAGER,
-      owner: ownerOf(r),
-      force: isForced(r),
-      previousInventory: r.status?.inventory ?? { entries: [] },
-    });
-    const changeSet = await manager.apply(objects);
-    const inventory = inventoryFromChangeSet(changeSet);
-    const pruned = await pruneStale(target, r.status?.inventory, inventory, { owner: ownerOf(r), allowEmptySet: true });
-    inventory.entries.push(...pruned.failed);
-    const digest = setDigest(manager.prepare(objects));
-    const metadata = { inputs: String(inputCount), resources: String(objects.length) };
-    const changed = [...changeSet, ...pruned.changeSet].filter(hasChanged);
-    if (changed.length) await this.events.record(r, "Normal", "ApplySucceeded", formatChangeSet(changed));
-    if (pruned.errors.length)
-      throw new ReconcileFailure("ReconciliationFailed", `reconciliation failed: ${pruned.errors.join("; ")}`);
-    if (r.spec.wait && objects.length) {
-      try {
-        await waitForSet(target, manager.prepare(objects), { timeoutMs: timeoutOf(r), intervalMs: 1000 });
-      } catch (err) {
-        const message = `reconciliation failed: health check failed after ${goDuration(Date.now() - started)}: ${(err as Error).message}`;
-        const history = upsertHistory(
+    const rendered = await renderResourceSet(this.cluster, r);
+    const applied = await applyTargets(this.applyContext(r), r, rendered);
+    const objects = rendered.targets.flatMap((t) => t.objects);
+    const digest = setDigest(applied.targets.flatMap((t) => t.prepared));
+    const inputCount = rendered.targets.reduce((n, t) => n + t.inputCount, 0);
+    const metadata = {
+      inputs: String(inputCount),
+      resources: String(objects.length),
+      ...(rendered.clusterMode ? { clusters: String(rendered.targets.length) } : {}),
+    };
+    const changes = changeMessage(applied, rendered.clusterMode, r.metadata.namespace!);
+    if (changes) await this.events.record(r, "Normal", "ApplySucceeded", changes);
+    const kept = {
+      inventory: applied.inventory,
+      ...(applied.clusterInventories ? { clusterInventories: applied.clusterInventories } : {}),
+      externalChecksumRefs: applied.externalChecksumRefs,
+    };
+    const failed = (message: string) => ({
+      outcome: new ReconcileFailure("ReconciliationFailed", message),
+      status: {
+        ...kept,
+        history: upsertHistory(
           r.status?.history,
           digest,
           new Date(),
           Date.now() - started,
           "ReconciliationFailed",
           metadata,
+        ),
+      },
+    });
+    if (applied.failures.length) return failed(`reconciliation failed: ${applied.failures.join("; ")}`);
+    if (r.spec.wait && objects.length) {
+      try {
+        for (const t of applied.targets)
+          await waitForSet(t.target, t.prepared, { timeoutMs: timeoutOf(r), intervalMs: 1000 });
+      } catch (err) {
+        return failed(
+          `reconciliation failed: health check failed after ${goDuration(Date.now() - started)}: ${(err as Error).message}`,
         );
-        return {
-          outcome: new ReconcileFailure("ReconciliationFailed", message),
-          status: { inventory, history, externalChecksumRefs },
-        };
       }
     }
     const message = `Reconciliation finished in ${goDuration(Date.now() - started)}`;
@@ -206,7 +162,11 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     );
     return {
       outcome: { reason: "ReconciliationSucceeded", message, event: { reason: "ReconciliationSucceeded", message } },
-      status: { inventory, lastAppliedRevision: digest, history, externalChecksumRefs },
+      status: { ...kept, lastAppliedRevision: digest, history },
     };
+  }
+
+  private applyContext(r: ResourceSet): ApplyContext {
+    return { local: this.cluster, own: this.target(r), defaultServiceAccount: this.options.defaultServiceAccount };
   }
 }

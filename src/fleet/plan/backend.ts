@@ -2,7 +2,9 @@
 // cluster (as the identity its controller uses); offline, a snapshot (offline-backend.ts).
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
+import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import type { ResourceSet } from "../../api/operator/resourceset.js";
 import type { HelmRepository } from "../../api/source/helm.js";
 import type { PlanEntry, Redactor } from "../../ssa/index.js";
 
@@ -27,6 +29,15 @@ export interface PlanBackend {
   namespaced(hr: HelmRelease, o: KubeObject): Promise<boolean>;
   diffKustomization(ks: Kustomization, objects: KubeObject[], redactor: Redactor): Promise<AppOutcome>;
   diffHelmRelease(hr: HelmRelease, objects: KubeObject[], redactor: Redactor): Promise<AppOutcome>;
+  /**
+   * What a ResourceSet would do where it applies: one outcome per target — its own cluster (`cluster`
+   * undefined) or each fleet Cluster it selects — and one for each target it would leave (all pruned).
+   * Undefined when the backend cannot (offline: inputs and Clusters are read from the cluster).
+   */
+  planResourceSet?(
+    r: ResourceSet,
+    redactor: Redactor,
+  ): Promise<{ cluster?: FleetCluster | string; outcome: AppOutcome }[]>;
   /**
    * Checks out a GitRepository whose spec a render changes (`live`: as it is now, if it exists); a note says
    * when its credentials were not used. Undefined when the backend cannot.

@@ -7,6 +7,7 @@ import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import type { ResourceSet } from "../../api/operator/resourceset.js";
 import type { HelmChart, HelmRepository } from "../../api/source/helm.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { listServed } from "../status/list-served.js";
@@ -23,6 +24,8 @@ export interface ManagementState {
   fleetKustomizations: FleetKustomization[];
   fleetHelmReleases: FleetHelmRelease[];
   clusters: FleetCluster[];
+  /** The Flux Operator's ResourceSets (absent from snapshots written before plans rendered them). */
+  resourceSets?: ResourceSet[];
 }
 
 export async function readManagementState(cluster: Cluster, ns?: string): Promise<ManagementState> {
@@ -37,6 +40,7 @@ export async function readManagementState(cluster: Cluster, ns?: string): Promis
     clusters,
     helmRepositories,
     ociRepositories,
+    resourceSets,
   ] = await Promise.all([
     listServed<KubeObject>(cluster, k.GitRepository, ns),
     listServed<Kustomization>(cluster, k.Kustomization, ns),
@@ -47,6 +51,7 @@ export async function readManagementState(cluster: Cluster, ns?: string): Promis
     listServed<FleetCluster>(cluster, k.Cluster, ns),
     listServed<HelmRepository>(cluster, k.HelmRepository, ns),
     listServed<KubeObject>(cluster, k.OCIRepository, ns),
+    listServed<ResourceSet>(cluster, k.ResourceSet, ns),
   ]);
   return {
     gitRepositories,
@@ -58,6 +63,7 @@ export async function readManagementState(cluster: Cluster, ns?: string): Promis
     fleetKustomizations,
     fleetHelmReleases,
     clusters,
+    resourceSets,
   };
 }
 

@@ -18,6 +18,7 @@ import { inventoryId, parseInventoryId, type Redactor, ResourceManager } from ".
 import type { AppOutcome, PlanBackend } from "./backend.js";
 import { pullChart } from "./chart-pull.js";
 import { secretValues } from "./helm-values.js";
+import { planResourceSetOnline } from "./resourceset-plan.js";
 import { checkoutRevision } from "./source-overrides.js";
 
 export const subjectOf = (id: string) => {
@@ -79,6 +80,7 @@ export function onlineBackend(
       ),
     diffKustomization: async (ks, objects, redactor) => diffKustomizationOn(await target(ks), ks, objects, redactor),
     diffHelmRelease: async (hr, objects, redactor) => diffHelmReleaseOn(await target(hr), hr, objects, redactor),
+    planResourceSet: (r, redactor) => planResourceSetOnline(management, r, redactor, o.defaultServiceAccount),
     async checkoutChanged(repo, live) {
       const gr = repo as GitRepository;
       const was = live as GitRepository | undefined;

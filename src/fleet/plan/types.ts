@@ -3,7 +3,7 @@
 // unchanged, skip, or fail on — computed without writing anything.
 import type { FieldChange } from "../../ssa/index.js";
 
-export type AppKind = "Kustomization" | "HelmRelease";
+export type AppKind = "Kustomization" | "HelmRelease" | "ResourceSet";
 
 export interface AppPlan {
   /** `management`, a Cluster's `<namespace>/<name>`, or `secret/<namespace>/<name>` (as `flotilla status`). */

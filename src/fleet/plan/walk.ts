@@ -2,12 +2,14 @@
 // FleetHelmRelease reading a replaced source; then whatever a planned Kustomization renders onto the
 // management cluster — a Kustomization, HelmRelease or fleet parent whose spec changes is planned with
 // the new spec, a GitRepository whose spec changes is checked out and its readers planned, an app the
-// render drops is named as deleted. Each app appears once, with the newest spec the walk found.
+// render drops is named as deleted. A ResourceSet (the Flux Operator's) a render adds or changes is planned
+// where it applies (resourceset-plan.ts). Each app appears once, with the newest spec the walk found.
 import type { FleetHelmRelease } from "../../api/fleet/fleet-helmrelease.js";
 import type { FleetKustomization } from "../../api/fleet/fleet-kustomization.js";
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { KubeObject } from "../../api/meta/object.js";
+import type { ResourceSet } from "../../api/operator/resourceset.js";
 import { KUSTOMIZATION_FIELD_MANAGER } from "../../controllers/kustomization/render-apply.js";
 import { isProvablyUnchanged, parseInventoryId } from "../../ssa/index.js";
 import { deepEqual } from "../../ssa/drift.js";
@@ -15,6 +17,7 @@ import { fleetHelmReleaseKind } from "../fleethelmrelease/kind.js";
 import { fleetKustomizationKind } from "../fleetkustomization/kind.js";
 import { type PlanContext, planHelmRelease, planKustomization } from "./app-plans.js";
 import { planFleetParent } from "./fleet-parent-plan.js";
+import { planResourceSet } from "./resourceset-plan.js";
 import { keyOf, objectKey } from "./management-state.js";
 import { isFleetChild, type Planned, sourceKeyOf } from "./readers.js";
 import { mapSettled } from "../../util/map-settled.js";
@@ -27,7 +30,13 @@ const FOLLOWED = new Set([
   "FleetHelmRelease",
   "GitRepository",
   "OCIRepository",
+  "ResourceSet",
 ]);
+const followedGroup = (o: KubeObject) =>
+  o.kind === "ResourceSet"
+    ? o.apiVersion.startsWith("fluxcd.controlplane.io/")
+    : o.apiVersion.includes("toolkit.fluxcd.io") || o.apiVersion.startsWith("fleet.flotilla.dev");
+const PLANNED_KINDS = ["Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease", "ResourceSet"];
 /** A render that keeps rewriting one object (a loop through sources) stops here. */
 const MAX_VISITS = 8;
 
@@ -35,11 +44,16 @@ const MAX_VISITS = 8;
 const PLAN_CONCURRENCY = 8;
 
 type Spec = { spec?: Record<string, unknown> };
-type Item = { obj: Planned; via: string };
+type Item = { obj: Planned | ResourceSet; via: string };
 type Outcome = { key: string; plan: AppPlan; follow?: { rendered: KubeObject[]; previous: string[] } };
 
 function failedOutcome({ obj, via }: Item, err: unknown): Outcome {
-  const kind = obj.kind === "HelmRelease" || obj.kind === "FleetHelmRelease" ? "HelmRelease" : "Kustomization";
+  const kind =
+    obj.kind === "HelmRelease" || obj.kind === "FleetHelmRelease"
+      ? "HelmRelease"
+      : obj.kind === "ResourceSet"
+        ? "ResourceSet"
+        : "Kustomization";
   const plan = emptyAppPlan(
     "management",
     kind,
@@ -76,17 +90,14 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
   const follow = async (parent: AppPlan, rendered: KubeObject[], previous: string[]) => {
     const via = `rendered by Kustomization ${parent.namespace}/${parent.name}`;
     for (const obj of rendered) {
-      if (
-        !FOLLOWED.has(obj.kind) ||
-        (!obj.apiVersion.includes("toolkit.fluxcd.io") && !obj.apiVersion.startsWith("fleet.flotilla.dev"))
-      )
-        continue;
+      if (!FOLLOWED.has(obj.kind) || !followedGroup(obj)) continue;
       const key = objectKey(obj);
       const current =
         newest.get(key) ??
         live().find((o) => objectKey(o) === key) ??
         state.gitRepositories.find((o) => objectKey(o) === key) ??
-        state.ociRepositories?.find((o) => objectKey(o) === key);
+        state.ociRepositories?.find((o) => objectKey(o) === key) ??
+        state.resourceSets?.find((o) => objectKey(o) === key);
       // Unchanged only when provably so: what the render sets is there and nothing the controller applied
       // before was dropped (a removed patch or postBuild is a change); against an earlier render, equal specs.
       if (
@@ -142,12 +153,12 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
           }
         continue;
       }
-      queue.push({ obj: next as Planned, via: `${via}${current ? " (spec changed)" : " (new)"}` });
+      queue.push({ obj: next as Planned | ResourceSet, via: `${via}${current ? " (spec changed)" : " (new)"}` });
     }
     const kept = new Set(rendered.map(objectKey));
     for (const id of previous) {
       const m = parseInventoryId(id);
-      if (!["Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease"].includes(m.kind)) continue;
+      if (!PLANNED_KINDS.includes(m.kind)) continue;
       if (!kept.has(keyOf(m.kind, m.namespace, m.name)))
         parent.notes.push(
           `${m.kind} ${m.namespace}/${m.name} is deleted by this change: what it applied is removed with it (unless its deletion policy keeps it)`,
@@ -164,6 +175,8 @@ export async function planFleet(ctx: PlanContext): Promise<AppPlan[]> {
       const previous = (ks.status?.inventory?.entries ?? []).map((e) => e.id);
       return [{ key, plan, ...(ks.spec.kubeConfig ? {} : { follow: { rendered, previous } }) }];
     }
+    if (obj.kind === "ResourceSet")
+      return (await planResourceSet(ctx, obj as ResourceSet, via)).map((plan) => ({ key, plan }));
     if (obj.kind === "HelmRelease") return [{ key, plan: await planHelmRelease(ctx, obj as HelmRelease, via) }];
     return obj.kind === "FleetKustomization"
       ? planFleetParent(ctx, fleetKustomizationKind, obj as FleetKustomization, via)

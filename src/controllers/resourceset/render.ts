@@ -1,0 +1,87 @@
+// What a ResourceSet generates and where, computed once for the controller and for `flotilla plan`
+// (fleet/plan), so a plan shows exactly what the controller would apply: the refusals, the inputs (its own
+// and its providers', Flatten or Permute), the build, commonMetadata — once for its own cluster, or once per
+// selected fleet Cluster (fleet.flotilla.dev/target-clusters, decision 0048) with that cluster's group.
+import type { FleetCluster } from "../../api/fleet/cluster.js";
+import type { KubeObject } from "../../api/meta/object.js";
+import type { ResourceSet } from "../../api/operator/resourceset.js";
+import type { Cluster } from "../../kube/cluster.js";
+import { asFailure, ReconcileFailure } from "../kit/failure.js";
+import { refuseUnsupported } from "../kit/unsupported.js";
+import { buildResourceSet, setCommonMetadata } from "./build.js";
+import { clusterInputs, clusterKey, clusterSelectorOf, selectedClusters } from "./cluster-targets.js";
+import { combineInputs, type InputSet, orderProviders } from "./inputs.js";
+import { readProviders } from "./providers.js";
+import { refuseObjectAnnotations, RESOURCESET_UNSUPPORTED } from "./unsupported.js";
+
+export interface RenderedTarget {
+  /** The fleet Cluster the objects go to; undefined: the ResourceSet's own cluster. */
+  cluster?: FleetCluster;
+  objects: KubeObject[];
+  inputCount: number;
+}
+
+export interface RenderedResourceSet {
+  /** Whether the ResourceSet targets fleet Clusters (then `targets` has one entry per selected Cluster). */
+  clusterMode: boolean;
+  targets: RenderedTarget[];
+}
+
+const stalled = (prefix: string) => (m: string) =>
+  new ReconcileFailure("BuildFailed", `${prefix}: ${m}`, { stalled: true });
+
+function build(r: ResourceSet, inputs: InputSet[]): KubeObject[] {
+  // Providers that export nothing: an empty set, so what they generated is collected (as the operator does).
+  if (r.spec.inputsFrom?.length && inputs.length === 0) return [];
+  return buildResourceSet(r.spec, inputs);
+}
+
+export async function renderResourceSet(local: Cluster, r: ResourceSet): Promise<RenderedResourceSet> {
+  refuseUnsupported(r.spec, RESOURCESET_UNSUPPORTED);
+  const selector = clusterSelectorOf(r);
+  let inputs: InputSet[];
+  try {
+    const own = {
+      apiVersion: "fluxcd.controlplane.io/v1",
+      kind: "ResourceSet",
+      name: r.metadata.name,
+      namespace: r.metadata.namespace!,
+      inputs: r.spec.inputs ?? [],
+    };
+    const sources = orderProviders(own, await readProviders(local, r));
+    inputs = combineInputs(
+      r.spec.inputStrategy?.name ?? "Flatten",
+      sources,
+      r.spec.inputStrategy?.includeEmptyProviders,
+    );
+  } catch (err) {
+    throw asFailure(err, stalled("build failed"));
+  }
+  const finish = (target: RenderedTarget): RenderedTarget => {
+    refuseObjectAnnotations(target.objects);
+    setCommonMetadata(target.objects, r.spec.commonMetadata);
+    return target;
+  };
+  if (selector === undefined) {
+    let objects: KubeObject[];
+    try {
+      objects = build(r, inputs);
+    } catch (err) {
+      throw asFailure(err, stalled("build failed"));
+    }
+    return { clusterMode: false, targets: [finish({ objects, inputCount: inputs.length })] };
+  }
+  const targets: RenderedTarget[] = [];
+  for (const cluster of await selectedClusters(local, r, selector)) {
+    const providersEmpty = r.spec.inputsFrom?.length && inputs.length === 0;
+    const group = providersEmpty ? [] : clusterInputs(inputs, cluster, r);
+    let objects: KubeObject[];
+    try {
+      objects = providersEmpty ? [] : buildResourceSet(r.spec, group);
+    } catch (err) {
+      throw asFailure(err, stalled(`build failed for Cluster ${clusterKey(cluster)}`));
+    }
+    targets.push(finish({ cluster, objects, inputCount: group.length }));
+  }
+  return { clusterMode: true, targets };
+}
