@@ -55,6 +55,13 @@ const remoteMessage = async (release: string) =>
     )
   ).data.message;
 
+/** An edit by someone else, from another process: the drift watch ignores this process's own writes. */
+const handEdit = () =>
+  execFileSync(join(toolsDir(), "bin", "kubectl"), [
+    ...["--kubeconfig", plane("tenant1").kubeconfig, "-n", remoteNs, "patch", "configmap", "rot-tk"],
+    ...["--type", "merge", "-p", JSON.stringify({ data: { message: "edited" } })],
+  ]);
+
 /** A HelmRelease of chart tk on tenant1 through `secret`, hour-long interval: only events bring reconciles. */
 async function createRelease(name: string, secret: string, message: string) {
   await h.mgmt.client.create(`/apis/helm.toolkit.fluxcd.io/v2/namespaces/${ns}/helmreleases`, {
@@ -122,6 +129,8 @@ describe("a HelmRelease's kubeconfig Secret rewritten with a new certificate", (
 
     const rewritten = Date.now();
     await writeKubeconfigSecret(h.mgmt, ns, "rotating", kubeconfigs.new);
+    // At once, while the drift watch changes hands: the new watch judges its first list against the old one's.
+    handEdit();
     const newFingerprint = fingerprintOf(endpoints.new);
     const seconds = await eventually(
       "the HelmRelease and its drift watch on the new credential, the old connection closed",
@@ -133,29 +142,14 @@ describe("a HelmRelease's kubeconfig Secret rewritten with a new certificate", (
       120_000, // generous for a loaded machine: with an hour-long interval, any pickup is the Secret watch's
     );
     console.log(`HelmRelease rotation picked up in ${seconds.toFixed(1)} s`);
+    await eventually("the edit made meanwhile put back", async () => (await remoteMessage("rot")) === "one", 60_000);
 
     // The old certificate revoked (as Kamaji's rotation does), a hand edit is put back with the new one.
     await revoke(users.old);
     const cm = `/api/v1/namespaces/${remoteNs}/configmaps/rot-tk`;
     expect(await new KubeClient(endpoints.old).get(cm).catch((e: unknown) => e)).toBeInstanceOf(ForbiddenError);
-    // Edited until put back: an edit made while the drift watch moves to the new credential (between the
-    // old watch's stop and the new one's first list) waits for the next reconcile (decision 0044).
-    const handEdit = () =>
-      execFileSync(join(toolsDir(), "bin", "kubectl"), [
-        ...["--kubeconfig", plane("tenant1").kubeconfig, "-n", remoteNs, "patch", "configmap", "rot-tk"],
-        ...["--type", "merge", "-p", JSON.stringify({ data: { message: "edited" } })],
-      ]);
-    await eventually(
-      "a hand edit put back",
-      async () => {
-        if ((await remoteMessage("rot")) === "one") handEdit();
-        return eventually("put back", async () => (await remoteMessage("rot")) === "one", 15_000).then(
-          () => true,
-          () => false,
-        );
-      },
-      120_000,
-    );
+    handEdit();
+    await eventually("the hand edit put back", async () => (await remoteMessage("rot")) === "one", 60_000);
     expect((await ready("rot"))?.status).toBe("True");
   }, 300_000);
 });

@@ -48,7 +48,7 @@ function fakeCluster(lists: KubeObject[][], streams: object[][]) {
   return { cluster: { name: "fake", client, mapping: async () => mapping } as unknown as Cluster, queries };
 }
 
-function start(cluster: Cluster, onJudged?: KindWatchOptions["onJudged"]) {
+function start(cluster: Cluster, onJudged?: KindWatchOptions["onJudged"], baseline?: KindWatchOptions["baseline"]) {
   const changes: Change[] = [];
   const budget = { used: 0, max: 100 };
   const watch = new KindWatch({
@@ -62,6 +62,7 @@ function start(cluster: Cluster, onJudged?: KindWatchOptions["onJudged"]) {
     onError: () => {},
     onOverBudget: () => {},
     onJudged,
+    ...(baseline ? { baseline } : {}),
   });
   watch.start();
   return { watch, changes, budget };
@@ -122,6 +123,28 @@ describe("KindWatch", () => {
     expect(changes[1]).toMatchObject({ ref: "/configmaps/apps/b", uid: undefined });
     expect(budget.used).toBe(2); // a and new
     await watch.stop();
+  });
+
+  it("replacing another watch (a rotated credential), judges its first list against what that one tracked", async () => {
+    const old = start(fakeCluster([[applied("a"), applied("b")]], [[]]).cluster);
+    await old.watch.firstListed;
+    // Between the old watch's stop and the new one's list: a edited by another, b deleted.
+    const edited = cm("a", "2", [
+      entry(FM, "2026-01-01T00:00:00Z", {}),
+      entry("kubectl-patch", "2026-01-01T00:01:00Z", { "f:data": { "f:a": {} } }),
+    ]);
+    const { cluster } = fakeCluster([[edited]], [[]]);
+    const next = start(cluster, undefined, old.watch.snapshot());
+    await settle(); // its watch stream opened: stop() aborts it
+    await old.watch.stop();
+    await next.watch.firstListed;
+    expect(next.changes.map((c) => [c.type, c.id, c.why])).toEqual([
+      ["MODIFIED", "apps_a__ConfigMap", "edited by kubectl-patch"],
+      ["DELETED", "apps_b__ConfigMap", "deleted (found on relist)"],
+    ]);
+    expect(next.budget.used).toBe(1);
+    await settle();
+    await next.watch.stop();
   });
 
   it("says it has listed once its first list is its baseline, and not before", async () => {

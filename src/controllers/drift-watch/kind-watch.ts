@@ -2,7 +2,8 @@
 // keeps per object only a digest of our managedFields entry (trigger-rules.ts), never the object, and
 // reports the changes that should bring an owner's reconcile forward. The Watcher under it relists
 // after 410 Gone and backs off while the cluster is unreachable; a relist is compared with what was
-// tracked, so what changed or went while events were lost still counts.
+// tracked, so what changed or went while events were lost still counts — and so is the first list of a
+// watch replacing one for a rotated credential (its baseline: decision 0044).
 import type { GroupVersionKind, KubeObject } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { deleteRef } from "../../kube/recent-writes.js";
@@ -41,7 +42,7 @@ export interface Budget {
   max: number;
 }
 
-interface Entry extends Tracked {
+export interface Entry extends Tracked {
   owner: string;
   /** Why a deletion would not count (annotations as last seen), for deletions found by a relist. */
   deleteExempt: boolean;
@@ -56,6 +57,11 @@ export interface KindWatchOptions {
   own: Own;
   exemption: Exemption;
   budget: Budget;
+  /**
+   * What the watch this one replaces tracked (the same plane reached with a rotated credential): the
+   * first list is judged against it, so an edit made while the watches changed hands still counts.
+   */
+  baseline?: ReadonlyMap<string, Entry>;
   onChange(change: Change): void;
   /** The watch failed (it retries with backoff); `first` once per streak of failures. */
   onError(err: unknown, first: boolean): void;
@@ -80,6 +86,12 @@ export class KindWatch {
 
   constructor(private readonly o: KindWatchOptions) {
     this.firstListed = new Promise((resolve) => (this.markListed = resolve));
+    for (const [key, entry] of o.baseline ?? []) {
+      if (o.namespace && !key.startsWith(`${o.namespace}/`)) continue;
+      if (o.budget.used >= o.budget.max) break;
+      this.tracked.set(key, entry);
+      o.budget.used++;
+    }
     this.watcher = new Watcher(
       o.cluster,
       {
@@ -101,6 +113,11 @@ export class KindWatch {
 
   get size(): number {
     return this.tracked.size;
+  }
+
+  /** What is tracked now, for the watch that replaces this one (`baseline`). */
+  snapshot(): Map<string, Entry> {
+    return new Map(this.tracked);
   }
 
   start(): void {
@@ -193,7 +210,7 @@ export class KindWatch {
 
   /** The first list is the baseline; a later one (events were lost: 410 Gone) is compared with it. */
   private relisted(items: KubeObject[]): void {
-    const first = !this.listed;
+    const first = !this.listed && !this.o.baseline;
     this.listed = true;
     const seen = new Set<string>();
     for (const o of items) {
@@ -212,5 +229,6 @@ export class KindWatch {
       const gone = { apiVersion: "", kind: this.o.gvk.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
       this.report("DELETED", gone, { why: "deleted (found on relist)" }, entry.owner);
     }
+    this.markListed(); // a first list judged against a baseline (resolving again later changes nothing)
   }
 }

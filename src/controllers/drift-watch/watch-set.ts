@@ -10,7 +10,7 @@
 import type { GroupVersionKind } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { ForbiddenError } from "../../kube/errors.js";
-import { type Budget, type Change, KindWatch, type KindWatchOptions } from "./kind-watch.js";
+import { type Budget, type Change, type Entry, KindWatch, type KindWatchOptions } from "./kind-watch.js";
 import type { Exemption, Own } from "./trigger-rules.js";
 
 const MAX_KINDS = 64;
@@ -72,6 +72,9 @@ export class DriftWatchSet {
   private readonly clusters = new Map<string, ClusterEntry>();
   private readonly owners = new Map<string, { cluster: string; kinds: Set<string> }>();
   private readonly stopping = new Set<Promise<void>>();
+  /** Per kind, what the watches an owner is leaving tracked, for those want() starts on `baselineFor`. */
+  private readonly baselines = new Map<string, Map<string, Entry>>();
+  private baselineFor?: string;
 
   constructor(private readonly o: WatchSetOptions) {}
 
@@ -79,12 +82,14 @@ export class DriftWatchSet {
   want(owner: string, target: WatchedCluster | undefined, gvks: WantedKind[]): void {
     const before = this.owners.get(owner);
     const next = new Map(target ? gvks.map((g) => [kindKey(g), g] as const) : []);
+    // Moving to another credential (a rotated kubeconfig): the new watches start from what the old ones tracked.
+    if (before && target && before.cluster !== target.key) this.handOver(before.cluster, before.kinds, target.key);
     if (before)
       for (const k of before.kinds)
         if (before.cluster !== target?.key || !next.has(k)) this.release(owner, before.cluster, k);
     if (!target || next.size === 0) {
       this.owners.delete(owner);
-      return;
+      return this.baselines.clear();
     }
     this.owners.set(owner, { cluster: target.key, kinds: new Set(next.keys()) });
     let entry = this.clusters.get(target.key);
@@ -109,6 +114,7 @@ export class DriftWatchSet {
       kind.namespaces.set(owner, gvk.namespaces ?? [""]);
     }
     this.fill(entry);
+    this.baselines.clear();
   }
 
   /** The cluster an owner's watches are on. */
@@ -150,6 +156,18 @@ export class DriftWatchSet {
     const bound = new Promise<void>((r) => (timer = setTimeout(r, STOP_WAIT_MS).unref()));
     await Promise.race([Promise.all(this.stopping), bound]);
     clearTimeout(timer);
+  }
+
+  private handOver(cluster: string, kinds: Set<string>, to: string): void {
+    const entry = this.clusters.get(cluster);
+    this.baselines.clear();
+    this.baselineFor = to;
+    for (const k of kinds)
+      for (const w of entry?.kinds.get(k)?.watches.values() ?? []) {
+        const into = this.baselines.get(k) ?? new Map<string, Entry>();
+        for (const [key, tracked] of w.snapshot()) into.set(key, tracked);
+        this.baselines.set(k, into);
+      }
   }
 
   private release(owner: string, cluster: string, k: string): void {
@@ -213,6 +231,9 @@ export class DriftWatchSet {
       own: this.o.own,
       exemption: this.o.exemption,
       budget: entry.budget,
+      ...(this.baselineFor === entry.target.key && this.baselines.has(kindKey(kind.gvk))
+        ? { baseline: this.baselines.get(kindKey(kind.gvk)) }
+        : {}),
       onChange: (change) => this.o.onChange({ ...change, cluster: entry.target.key }),
       onError: (err, first) => {
         // Refused cluster-wide: watch in the owners' namespaces instead of retrying what will stay refused.
