@@ -96,6 +96,12 @@ export function renderResourceSet(o: BuildResourceSetOptions): string {
   const where = `ResourceSet/${rset.metadata.namespace}/${rset.metadata.name}`;
   if (rset.spec.steps?.length)
     throw new UsageError(`${where}: spec.steps is not supported by flotilla (decision 0040)`);
+  // Its input groups come from the fleet's Clusters (decision 0048): a local build has none to read.
+  const fleetAnnotation = Object.keys(rset.metadata.annotations ?? {}).find((k) => k.startsWith("fleet.flotilla.dev/"));
+  if (fleetAnnotation)
+    throw new UsageError(
+      `${where}: the annotation ${fleetAnnotation} makes its inputs per fleet Cluster, read from the management cluster (decision 0048): a local build cannot expand them; use flotilla plan, or remove the annotation and give the cluster fields with --inputs-from`,
+    );
   if (rset.spec.inputsFrom?.length && !o.inputsFrom && !o.inputsFromProvider)
     throw new UsageError(
       "ResourceSet has '.spec.inputsFrom', please provide the inputs with --inputs-from or --inputs-from-provider",
