@@ -259,13 +259,13 @@ describe("ResourceSetInputProvider types flotilla computes", () => {
       { id: "47251695", tag: "1.1.0", digest: digests["1.1.0"] },
     ]);
 
-    await create("resourcesetinputproviders", "ResourceSetInputProvider", "github", {
-      type: "GitHubBranch",
-      url: "https://github.com/example/app",
+    await create("resourcesetinputproviders", "ResourceSetInputProvider", "azure", {
+      type: "AzureDevOpsBranch",
+      url: "https://dev.azure.com/example/project/_git/app",
     });
-    const refused = await settled("resourcesetinputproviders", "github", "False");
+    const refused = await settled("resourcesetinputproviders", "azure", "False");
     expect(readyMessage(refused)).toMatch(
-      /^spec\.type 'GitHubBranch' is not supported by flotilla: flotilla computes the types Static, ExternalService, OCIArtifactTag/,
+      /^spec\.type 'AzureDevOpsBranch' is not supported by flotilla: flotilla computes the types Static, ExternalService, OCIArtifactTag, GitHubBranch/,
     );
   });
 });

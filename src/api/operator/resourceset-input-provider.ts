@@ -1,7 +1,7 @@
 // ResourceSetInputProvider (fluxcd.controlplane.io/v1): where a ResourceSet's inputsFrom reads input
-// sets. The schema is the operator's (v0.59) so manifests apply as written; flotilla computes the
-// Static type's input set (defaultValues, id from the object's UID) and refuses the other types by
-// name (decision 0040).
+// sets. The schema is the operator's (v0.59) so manifests apply as written; flotilla computes Static,
+// ExternalService, OCIArtifactTag and the GitHub/GitLab/Gitea types and refuses the others by name
+// (decisions 0040, 0049).
 import type { Condition } from "../meta/conditions.js";
 import type { KubeObject } from "../meta/object.js";
 import { anyValue, arr, condition, crdFor, obj, open, str } from "../crd.js";
@@ -39,8 +39,21 @@ export type ResourceSetInputProvider = KubeObject & {
     defaultValues?: Record<string, unknown>;
     [field: string]: unknown;
   };
-  status?: { conditions?: Condition[]; exportedInputs?: Record<string, unknown>[]; lastExportedRevision?: string };
+  status?: {
+    conditions?: Condition[];
+    exportedInputs?: Record<string, unknown>[];
+    lastExportedRevision?: string;
+    lastHandledForceAt?: string;
+  };
 };
+
+// The operator's Schedule: timeZone defaults to UTC and window to 0s, so stored objects read as its do.
+const scheduleFields = {
+  cron: str(),
+  timeZone: str({ default: "UTC" }),
+  window: str({ default: "0s", pattern: "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$" }),
+};
+const schedule = obj(scheduleFields, ["cron"]);
 
 const spec = obj(
   {
@@ -53,7 +66,7 @@ const spec = obj(
     defaultValues: { type: "object", additionalProperties: anyValue() },
     filter: open(),
     skip: open(),
-    schedule: arr(open()),
+    schedule: arr(schedule),
   },
   ["type"],
 );
@@ -64,6 +77,8 @@ const status = obj({
   exportedInputs: arr({ type: "object", additionalProperties: anyValue() }),
   lastExportedRevision: str(),
   lastHandledReconcileAt: str(),
+  lastHandledForceAt: str(),
+  nextSchedule: obj({ ...scheduleFields, when: str({ format: "date-time" }) }, ["cron", "when"]),
 });
 
 export const resourceSetInputProviderCrd = () =>

@@ -1,4 +1,4 @@
-// A ResourceSetInputProvider's spec.filter as the operator's internal/filtering applies it to OCI tags:
+// A ResourceSetInputProvider's spec.filter as the operator's internal/filtering applies it to tags (OCI, forges):
 // include/exclude regular expressions (the last of includeBranch/includeTag/includeEnvironment set, likewise
 // for exclude, as makeFilters reads them), then either the semver constraint (matching tags, newest first) or
 // reverse lexical order, then the limit (default 100). Patterns are JavaScript regular expressions, which
@@ -40,9 +40,14 @@ function compile(f: InputFilter, fields: (keyof InputFilter)[]): RegExp | undefi
   return rx;
 }
 
+/** makeFilters' include and exclude: the last of the Branch/Tag/Environment patterns set wins. */
+export const compiledFilter = (f: InputFilter) => ({
+  include: compile(f, ["includeBranch", "includeTag", "includeEnvironment"]),
+  exclude: compile(f, ["excludeBranch", "excludeTag", "excludeEnvironment"]),
+});
+
 export function filterTags(tags: string[], f: InputFilter): string[] {
-  const include = compile(f, ["includeBranch", "includeTag", "includeEnvironment"]);
-  const exclude = compile(f, ["excludeBranch", "excludeTag", "excludeEnvironment"]);
+  const { include, exclude } = compiledFilter(f);
   let out = tags.filter((t) => (!include || include.test(t)) && !(exclude && exclude.test(t)));
   if (f.semver) {
     try {

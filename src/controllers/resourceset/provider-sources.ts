@@ -7,7 +7,7 @@ import type { ResourceSetInputProvider } from "../../api/operator/resourceset-in
 import type { Cluster } from "../../kube/cluster.js";
 import { RegistryClient } from "../../sources/oci/client.js";
 import { parseOciUrl } from "../../sources/oci/reference.js";
-import { readCapped } from "../../util/read-capped.js";
+import { type CallBudget, getCapped, secretOf } from "./provider-http.js";
 import { filterOf, filterTags, limitOf } from "./provider-filters.js";
 import { inputId, type InputSet } from "./inputs.js";
 
@@ -17,49 +17,33 @@ const withDefaults = (p: ResourceSetInputProvider, set: InputSet): InputSet => (
   ...set,
 });
 
-async function secretData(cluster: Cluster, p: ResourceSetInputProvider): Promise<Record<string, string> | undefined> {
-  const ref = p.spec.secretRef as { name?: string } | undefined;
-  if (!ref?.name) return undefined;
-  const key = `${p.metadata.namespace}/${ref.name}`;
-  const s = (await cluster.get({
-    apiVersion: "v1",
-    kind: "Secret",
-    metadata: { name: ref.name, namespace: p.metadata.namespace! },
-  })) as { data?: Record<string, string> } | undefined;
-  if (!s) throw new Error(`failed to read secret '${key}': Secret "${ref.name}" not found`);
-  return Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, Buffer.from(v, "base64").toString()]));
-}
-
 export async function externalServiceInputs(
   cluster: Cluster,
   p: ResourceSetInputProvider,
-  timeoutMs: number,
+  budget: CallBudget,
 ): Promise<InputSet[]> {
   const url = p.spec.url!;
   const headers: Record<string, string> = { accept: "application/json", "user-agent": "flux-operator/flotilla" };
-  const auth = await secretData(cluster, p);
+  const auth = await secretOf(cluster, p, "secretRef");
   if (auth) {
     if (auth.token !== undefined) headers.authorization = `Bearer ${auth.token.trim()}`;
     else if (auth.username !== undefined && auth.password !== undefined)
-      headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
-    else throw new Error(`failed to get auth credentials: secret must contain 'token' or 'username' and 'password'`);
+      headers.authorization = `Basic ${Buffer.from(`${auth.username.trim()}:${auth.password.trim()}`).toString("base64")}`;
+    else
+      throw new Error(
+        `failed to get auth credentials: invalid secret '${p.metadata.namespace}/${(p.spec.secretRef as { name: string }).name}': key '${auth.username === undefined ? "username" : "password"}' is missing`,
+      );
   }
-  let res: Response;
-  try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  } catch (err) {
-    const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message;
-    throw new Error(`failed to call external service '${url}': ${cause}`);
-  }
-  if (res.status < 200 || res.status >= 300) {
-    await res.body?.cancel();
-    throw new Error(`external service '${url}' returned HTTP ${res.status}`);
-  }
-  const body = await readCapped(
-    res,
+  const res = await getCapped(
+    url,
+    headers,
+    budget,
     MAX_PAYLOAD,
+    `external service '${url}'`,
     () => `external service '${url}' response body exceeds the maximum allowed size of ${MAX_PAYLOAD} bytes`,
   );
+  if (res.status < 200 || res.status >= 300) throw new Error(`external service '${url}' returned HTTP ${res.status}`);
+  const body = res.body;
   let parsed: { inputs?: unknown };
   try {
     parsed = JSON.parse(body.toString("utf8")) as { inputs?: unknown };

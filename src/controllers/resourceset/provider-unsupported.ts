@@ -1,14 +1,14 @@
 // What flotilla's ResourceSetInputProvider controller does not implement, refused by name (Stalled,
-// UnsupportedField): the Git forge types (no GitHub/GitLab/Gitea/Azure DevOps/CodeCommit API runs here to
-// hold them against) and the cloud registries' ArtifactTag types, and with them skip and filter.labels
-// (both about pull-request labels); schedule (cron windows); certSecretRef and serviceAccountName; secretRef
-// on OCIArtifactTag. Plus the operator's own spec checks (InvalidSpec, Stalled).
+// UnsupportedField): GitLabEnvironment, Azure DevOps and CodeCommit (cloud identities) and the cloud
+// registries' ArtifactTag types, ExternalArtifact; serviceAccountName; secretRef and certSecretRef on
+// OCIArtifactTag. Plus the operator's own spec checks (InvalidSpec, Stalled).
 import type { ResourceSetInputProvider } from "../../api/operator/resourceset-input-provider.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import type { UnsupportedField } from "../kit/unsupported.js";
+import { FORGE_TYPES } from "./forge-inputs.js";
 
 /** The provider types flotilla computes. */
-export const COMPUTED_PROVIDER_TYPES = ["Static", "ExternalService", "OCIArtifactTag"];
+export const COMPUTED_PROVIDER_TYPES = ["Static", "ExternalService", "OCIArtifactTag", ...FORGE_TYPES];
 
 type Spec = ResourceSetInputProvider["spec"];
 const used = (field: string) => (s: Spec) => (s[field] !== undefined ? `spec.${field}` : undefined);
@@ -17,27 +17,13 @@ export const PROVIDER_UNSUPPORTED: UnsupportedField<Spec>[] = [
   {
     field: "spec.type",
     find: (s) => (COMPUTED_PROVIDER_TYPES.includes(s.type) ? undefined : `spec.type '${s.type}'`),
-    instead: `flotilla computes the types ${COMPUTED_PROVIDER_TYPES.join(", ")} (decision 0040); serve the list from an ExternalService endpoint or list the inputs in spec.defaultValues or the ResourceSet's spec.inputs`,
-  },
-  {
-    field: "spec.schedule",
-    find: (s) => (s.schedule && (s.schedule as unknown[]).length ? "spec.schedule" : undefined),
-    instead: "remove the schedule: the provider is reconciled every reconcileEvery (default 10m)",
-  },
-  {
-    field: "spec.skip",
-    find: used("skip"),
-    instead: "skip applies to Git forge pull requests, which flotilla does not read",
-  },
-  {
-    field: "spec.filter.labels",
-    find: (s) => ((s.filter as { labels?: string[] } | undefined)?.labels?.length ? "spec.filter.labels" : undefined),
-    instead: "labels filter Git forge pull requests, which flotilla does not read",
+    instead: `flotilla computes the types ${COMPUTED_PROVIDER_TYPES.join(", ")} (decisions 0040, 0049); serve the list from an ExternalService endpoint or list the inputs in spec.defaultValues or the ResourceSet's spec.inputs`,
   },
   {
     field: "spec.certSecretRef",
-    find: used("certSecretRef"),
-    instead: "serve the endpoint over plain HTTP with insecure: true, or with a CA the controller trusts",
+    find: (s) =>
+      s.certSecretRef !== undefined && s.type === "OCIArtifactTag" ? "spec.certSecretRef on OCIArtifactTag" : undefined,
+    instead: "use a registry whose certificate the controller trusts, or plain HTTP with insecure: true",
   },
   { field: "spec.serviceAccountName", find: used("serviceAccountName"), instead: "use spec.secretRef" },
   {
