@@ -31,6 +31,8 @@ export const LONG_E2E = [
   "test/e2e/dashboard-notifications.test.ts",
   // Three controller processes (install --shards 2) started on the loaded machine: 85 s.
   "test/e2e/install-shards.test.ts",
+  // Forge providers, deployment windows and a 3 s drip timeout on one controller: 60–70 s on the loaded machine.
+  "test/e2e/resourceset-forge-inputs.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],
