@@ -6,16 +6,15 @@
 // message sent when the socket drains, and a client stuck longer than STUCK_MS is closed — so a slow
 // or stalled reader costs one small set of kinds, never a growing buffer (decision 0032).
 import type { ServerResponse } from "node:http";
-import type { Change } from "../fleet/status/fleet-cache.js";
 
 const COALESCE_MS = 250;
 const KEEPALIVE_MS = 20_000;
 export const MAX_STREAMS = 32;
 const STUCK_MS = 60_000;
 
-/** The part of FleetCache a stream needs. */
+/** The part of FleetCache a stream needs (notification-changes.ts is one too: kind "Notification"). */
 export interface ChangeSource {
-  onChange(fn: (c: Change) => void): () => void;
+  onChange(fn: (c: { kind: string }) => void): () => void;
 }
 
 interface Client {
@@ -69,7 +68,7 @@ export class ChangeStream {
     return this.clients.size;
   }
 
-  private changed(c: Change): void {
+  private changed(c: { kind: string }): void {
     this.pending.add(c.kind);
     this.timer ??= setTimeout(() => {
       const kinds = this.pending;

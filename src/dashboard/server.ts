@@ -16,6 +16,7 @@ import { clusterPage } from "./cluster-page.js";
 import { FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
 import { fleetPage } from "./fleet-page.js";
 import { providersPage } from "./notifications.js";
+import { bothSources, NotificationChanges } from "./notification-changes.js";
 import { allowedHosts, readJson, refusal, SECURITY_HEADERS, sendJson } from "./http-guard.js";
 
 export interface DashboardOptions {
@@ -65,7 +66,8 @@ function assetsDir(): string {
 export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const dir = assetsDir();
   const cache = await FleetCache.start(o.cluster, o.namespace, o.log);
-  const stream = new ChangeStream(cache, o.maxStreams ?? MAX_STREAMS);
+  const notifications = await NotificationChanges.start(o.cluster, o.namespace);
+  const stream = new ChangeStream(bothSources(cache, notifications), o.maxStreams ?? MAX_STREAMS);
   const auth = o.token ? new DashboardAuth(o.token) : undefined;
   let hosts: Set<string> | "ip-literals" = new Set<string>();
 
@@ -143,7 +145,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
       stream.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await cache.stop();
+      await Promise.all([cache.stop(), notifications.stop()]);
     },
   };
 }

@@ -24,6 +24,7 @@ const APP_KEY = `-----BEGIN RSA PRIVATE KEY-----${randomBytes(8).toString("hex")
 
 let ns: string;
 let git: GitHttpServer;
+let repo: Awaited<ReturnType<GitHttpServer["createRepo"]>>;
 let controller: ControllerProcess;
 let dashboard: ChildProcess;
 let dashboardUrl: string;
@@ -65,24 +66,13 @@ function startDashboard(): Promise<string> {
   });
 }
 
-/** Opens a page of the dashboard, re-reading it until each of `shown` is there (Events are not watched). */
+/** Opens a page of the dashboard and waits, without reloading, until each of `shown` is there. */
 async function openUntil(hash: string, ...shown: string[]): Promise<Page> {
   const page = await browser.newPage();
   logs.set(page, await networkLog(page));
   await page.goto(`${dashboardUrl}${hash}`);
-  const all = async () => (await Promise.all(shown.map((s) => page.locator(s).count()))).every((n) => n > 0);
-  await eventually(
-    `${hash} showing ${shown.join(" and ")}`,
-    async () => {
-      await page.locator("main[aria-busy=false]").waitFor({ timeout: 30_000 });
-      if (await all()) return true;
-      await page.reload();
-      await page.locator("main[aria-busy=false]").waitFor({ timeout: 30_000 });
-      return all();
-    },
-    120_000,
-    1000,
-  );
+  await page.locator("#live.on").waitFor({ timeout: 30_000 });
+  for (const s of shown) await page.locator(s).first().waitFor({ timeout: 120_000 });
   return page;
 }
 
@@ -95,7 +85,7 @@ beforeAll(async () => {
   ns = await testNamespace(mgmt.client, "dash-notify");
   browser = await launchBrowser();
   git = await startGitHttpServer();
-  const repo = await git.createRepo(`dash-notify-${ns}`);
+  repo = await git.createRepo(`dash-notify-${ns}`);
   await repo.commit(
     { "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: b\n" },
     "one",
@@ -163,6 +153,18 @@ describe("notifications in the dashboard", () => {
     expect(received.some((b) => b.includes(`"reason":"${reason}"`) && b.includes(`"name":"app"`))).toBe(true);
     expect(await page.locator(delivered).first().locator("td").nth(1).textContent()).toBe(`${ns}/receiver`);
     expect(await page.locator(failed).first().textContent()).toContain("request to http://127.0.0.1:1 failed");
+    // A new revision's notifications reach the open page as they are sent: no reload.
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
+    await repo.commit(
+      { "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: c\n" },
+      "two",
+    );
+    await mgmt.client.patch(path("source.toolkit.fluxcd.io/v1", "gitrepositories", "app"), "merge", {
+      metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": new Date().toISOString() } },
+    });
+    await page.locator(`${delivered}:has-text("ConfigMap/${ns}/cm configured")`).waitFor({ timeout: 120_000 });
+    await page.locator(`${failed}:has-text("ConfigMap/${ns}/cm configured")`).waitFor({ timeout: 120_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
     await screenshot(page, "dashboard-app-notifications");
     await close(page);
   }, 180_000);
