@@ -33,6 +33,7 @@ interface BootstrapFlags extends ClusterFlags, ImageFlags {
   authorEmail: string;
   commitMessageAppendix?: string;
   multiTenant?: boolean;
+  fluxInstance?: boolean;
   label: string[];
   silent?: boolean;
   privateKeyFile?: string;
@@ -62,6 +63,10 @@ function gitCommand(): Command {
     .option(
       "--multi-tenant",
       "lock the controller down for tenants (--no-cross-namespace-refs, --default-service-account=default)",
+    )
+    .option(
+      "--flux-instance",
+      "commit a FluxInstance (fluxcd.controlplane.io/v1) whose spec.sync is this repository instead of gotk-sync.yaml, as Flux Operator repositories hold it",
     )
     .addOption(
       new Option("--label <key=value>", "labels for the sync objects, e.g. a shard key for --watch-label-selector")
@@ -96,6 +101,7 @@ function gitCommand(): Command {
       secretName: withCredentials ? f.secretName : undefined,
       labels: parseLabels(f.label),
       multiTenant: !!f.multiTenant,
+      fluxInstance: !!f.fluxInstance,
       install: installOptionsOf(f, f),
     };
     const cluster = clusterOf(f);
@@ -159,9 +165,27 @@ function gitCommand(): Command {
       await cluster.apply(secret as unknown as KubeObject, "flux", { force: true });
     }
     step("applying sync manifests");
+    const timeoutMs = timeoutMsOf(f);
+    if (opts.fluxInstance) {
+      const [instance] = syncObjects(opts);
+      await cluster.apply(instance!, "flux", { force: true });
+      await waitReady(cluster, instance!, "FluxInstance", timeoutMs);
+      success("FluxInstance reconciled successfully");
+      // Its root Kustomization, named after the namespace as the operator names it, applied the repository.
+      const root = {
+        apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+        kind: "Kustomization",
+        metadata: { name: f.namespace, namespace: f.namespace },
+      };
+      const live = await waitReady(cluster, root as unknown as KubeObject, "Kustomization", timeoutMs);
+      success(
+        `Kustomization reconciled successfully (applied revision ${String((live.status as { lastAppliedRevision?: string })?.lastAppliedRevision ?? "")})`,
+      );
+      success("bootstrap finished");
+      return;
+    }
     const [source, sync] = syncObjects(opts);
     for (const o of [source!, sync!]) await cluster.apply(o, "flux", { force: true });
-    const timeoutMs = timeoutMsOf(f);
     await waitReady(cluster, source!, "GitRepository", timeoutMs);
     success(`GitRepository reconciled successfully`);
     const live = await waitReady(cluster, sync!, "Kustomization", timeoutMs);
