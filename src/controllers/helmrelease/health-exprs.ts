@@ -6,26 +6,13 @@
 import type { HelmRelease } from "../../api/helm/helmrelease.js";
 import type { EngineWait } from "../../binaries/helm/index.js";
 import type { Cluster } from "../../kube/cluster.js";
-import {
-  compileHealthExpressions,
-  type ExpressionHealth,
-  InvalidHealthExpressionError,
-  waitForSet,
-} from "../../ssa/index.js";
-import { ReconcileFailure } from "../kit/failure.js";
-
-/** Flux's wording for a configuration error that no retry can fix. */
-const TERMINAL = "Reconciliation failed terminally due to configuration error";
+import { type ExpressionHealth, waitForSet } from "../../ssa/index.js";
+import { compileHealthChecksOrStall } from "../kit/health-expressions.js";
 
 /** The expressions only the poller reads: none under `legacy` (helm's own wait), as in helm-controller. */
 export function pollerExpressions(hr: HelmRelease): ExpressionHealth | undefined {
   if (hr.spec.waitStrategy?.name === "legacy") return undefined;
-  try {
-    return compileHealthExpressions(hr.spec.healthCheckExprs);
-  } catch (err) {
-    if (!(err instanceof InvalidHealthExpressionError)) throw err;
-    throw new ReconcileFailure("InvalidCELExpression", `${TERMINAL}: ${err.message}`, { stalled: true });
-  }
+  return compileHealthChecksOrStall(hr.spec.healthCheckExprs);
 }
 
 /** How often the wait reads the objects again (kustomize-controller's and helm-controller's is 5 s). */

@@ -6,27 +6,14 @@ import type { Kustomization } from "../../api/kustomize/kustomization.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { setCondition } from "../../runtime/conditions.js";
 import type { Condition } from "../../api/meta/conditions.js";
-import {
-  type ChangeSetEntry,
-  compileHealthExpressions,
-  type ExpressionHealth,
-  InvalidHealthExpressionError,
-  waitForSet,
-} from "../../ssa/index.js";
+import { type ChangeSetEntry, type ExpressionHealth, waitForSet } from "../../ssa/index.js";
 import { ReconcileFailure } from "../kit/failure.js";
+import { compileHealthChecksOrStall } from "../kit/health-expressions.js";
 import { reconcileTimeoutMs } from "./timing.js";
-
-/** Flux's wording for a configuration error that no retry can fix. */
-const TERMINAL = "Reconciliation failed terminally due to configuration error";
 
 /** spec.healthCheckExprs compiled; a bad expression is Stalled/InvalidCELExpression naming it. */
 export function compileHealthChecks(spec: Kustomization["spec"]): ExpressionHealth | undefined {
-  try {
-    return compileHealthExpressions(spec.healthCheckExprs);
-  } catch (err) {
-    if (!(err instanceof InvalidHealthExpressionError)) throw err;
-    throw new ReconcileFailure("InvalidCELExpression", `${TERMINAL}: ${err.message}`, { stalled: true });
-  }
+  return compileHealthChecksOrStall(spec.healthCheckExprs);
 }
 
 /** Returns the conditions with Healthy set, or throws HealthCheckFailed carrying them. */
