@@ -134,6 +134,8 @@ try {
       ...["--receiver-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--events-addr", "127.0.0.1:0"],
       ...["--watch-label-selector", `flotilla.dev/shard=${shard}`, "--concurrent", CONCURRENT],
       ...["--log-level", process.env.FLOTILLA_BENCH_LOG_LEVEL ?? "error"],
+      // A fresh fleet has no CRDs yet (the e2e suites install them): the controller puts them in place.
+      "--install-crds",
     ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
