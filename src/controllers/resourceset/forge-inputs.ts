@@ -5,7 +5,7 @@
 // pages from X-Next-Page, the label filter and the include regex sent to the server; Gitea at
 // `<host>/api/v1` after its `/version` check, `Authorization: token`, Link pages. 100 items a page, at
 // most 1,000 pages, 10 MiB a response. The token is the secretRef's `password` (with `username`).
-import type { ResourceSetInputProvider } from "../../api/operator/resourceset-input-provider.js";
+import { INPUT_PROVIDER_TYPES, type ResourceSetInputProvider } from "../../api/operator/resourceset-input-provider.js";
 import { type CallBudget, getCapped } from "./provider-http.js";
 import {
   FORGE_PAGE_SIZE,
@@ -27,17 +27,8 @@ type Listing = "branches" | "tags" | "requests";
 
 export const forgeOf = (type: string): Forge | undefined =>
   (["GitHub", "GitLab", "Gitea"] as const).find((f) => type.startsWith(f) && !type.startsWith(`${f}Environment`));
-export const FORGE_TYPES = [
-  "GitHubBranch",
-  "GitHubTag",
-  "GitHubPullRequest",
-  "GitLabBranch",
-  "GitLabTag",
-  "GitLabMergeRequest",
-  "GiteaBranch",
-  "GiteaTag",
-  "GiteaPullRequest",
-];
+/** The API's forge types flotilla computes: GitHub/GitLab/Gitea Branch, Tag and PullRequest (MergeRequest). */
+export const FORGE_TYPES = INPUT_PROVIDER_TYPES.filter((t) => forgeOf(t) !== undefined);
 const listingOf = (type: string): Listing =>
   type.endsWith("Branch") ? "branches" : type.endsWith("Tag") ? "tags" : "requests";
 
