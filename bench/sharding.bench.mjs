@@ -10,10 +10,9 @@
 //
 // usage: node bench/sharding.bench.mjs [--kustomizations 1000] [--processes 1,2,4] [--tenants 4]
 //        [--concurrent 20] [--kube-api-qps 50] [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm]
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { appFiles } from "./support/controller-bench.mjs";
+import { appFiles, tmpfsOrTmpdir } from "./support/controller-bench.mjs";
 import { runConfiguration } from "./support/sharding-run.mjs";
 import { machineLine, report, summary } from "./support/sharding-report.mjs";
 
@@ -37,15 +36,7 @@ if (!PROCESSES.length || PROCESSES.some((k) => !Number.isInteger(k) || k < 1 || 
   fail(`--processes must be whole numbers from 1 to 16, comma-separated, got "${argOf("processes")}"`);
 if (!Number.isInteger(TENANTS) || TENANTS < 1 || TENANTS > 32)
   fail(`--tenants must be a whole number from 1 to 32, got "${argOf("tenants")}"`);
-const writable = (d) => {
-  try {
-    return (accessSync(d, constants.W_OK), true);
-  } catch {
-    return false;
-  }
-};
-// The planes' etcd, artifact storage and the controllers' TMPDIR on tmpfs when there is one (as vs-flux).
-const BASE = argOf("tmpdir", writable("/dev/shm") ? "/dev/shm" : tmpdir());
+const BASE = argOf("tmpdir", tmpfsOrTmpdir());
 
 const { upFleet, downFleet } = await import("../dist/local/index.js");
 const { startGitHttpServer } = await import("../dist/demo/git-http-server.js");

@@ -16,10 +16,9 @@
 //        [--order alternate|flotilla-first|flux-first] [--concurrent 20] [--kube-api-qps 50]
 //        [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm] [--only flotilla|flux]
 // --only runs one of the two (to iterate on one controller's figures; the ratio then reads n/a).
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { appFiles } from "./support/controller-bench.mjs";
+import { appFiles, tmpfsOrTmpdir } from "./support/controller-bench.mjs";
 import { startChartServer } from "./support/chart-server.mjs";
 import { startOciSource } from "./support/oci-sources.mjs";
 import * as fc from "./support/flux-controllers.mjs";
@@ -47,17 +46,7 @@ const LIMITS = {
   qps: argOf("kube-api-qps", "50"),
   burst: argOf("kube-api-burst", "300"),
 };
-// The plane (etcd), artifact storage and the controllers' TMPDIR: tmpfs when there is one. On a disk shared
-// with other fleets' etcd fsyncs, creating files is slow, and Flux's kustomize-controller unpacks the whole
-// artifact (every app of the repository) for each Kustomization: on disk it ran 7× slower here.
-const writable = (d) => {
-  try {
-    return (accessSync(d, constants.W_OK), true);
-  } catch {
-    return false;
-  }
-};
-const BASE = argOf("tmpdir", writable("/dev/shm") ? "/dev/shm" : tmpdir());
+const BASE = argOf("tmpdir", tmpfsOrTmpdir());
 const TIMEOUT_MS = Number(argOf("timeout-minutes", "30")) * 60_000;
 
 const { upFleet, downFleet, locateToolchain } = await import("../dist/local/index.js");
