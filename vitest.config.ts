@@ -33,6 +33,8 @@ export const LONG_E2E = [
   "test/e2e/install-shards.test.ts",
   // Forge providers, deployment windows and a 3 s drip timeout on one controller: 60–70 s on the loaded machine.
   "test/e2e/resourceset-forge-inputs.test.ts",
+  // Three controller processes (a main and two shards posting their events to it): 68 s on the loaded machine.
+  "test/e2e/notification-shards.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],

@@ -2,7 +2,10 @@
 // HelmChart, OCIRepository), the Kustomization, HelmRelease and Receiver controllers with Flux's
 // flags. Probes and metrics serve at once; the artifact server, the webhook receiver server and the
 // controllers start only once this process leads (Lease), and losing the lease ends the process so a
-// healthy replica takes over.
+// healthy replica takes over. Alerts, Providers and Receivers are notification-controller's kinds, which
+// Flux does not shard: the main process of a sharded install takes them whatever their shard key
+// (kit/label-selector.ts), and a shard (--events-addr=<URL>) runs none of them and posts its events to
+// the main process's event endpoint as Flux controllers do (runtime/event-forwarder.ts).
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setDefaultRateLimit } from "../kube/client.js";
@@ -35,6 +38,8 @@ import { inputProviderController, resourceSetController } from "./resourceset/se
 import { fluxInstanceController, fluxReportController } from "./fluxinstance/setup.js";
 import { Notifications } from "./notification/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
+import { eventForwarder, type EventForwarder } from "../runtime/event-forwarder.js";
+import { unshardedSelector } from "./kit/label-selector.js";
 
 export interface ManagerOptions {
   endpoint: ClusterEndpoint;
@@ -68,6 +73,8 @@ export interface ManagerOptions {
   /** Flux's event endpoint (notification-controller's --events-addr); undefined: not served. */
   eventsHost?: string;
   eventsPort?: number;
+  /** --events-addr=<URL> (a Flux controller's form): post events there; no notification kinds run here. */
+  eventsForwardUrl?: string;
   /** --rate-limit-interval: identical events inside it are notified once (default 5m). */
   rateLimitIntervalMs?: number;
   /** --receiver-allow-cross-namespace: a Receiver may name other namespaces' objects (off: its own only). */
@@ -112,7 +119,6 @@ export const CONTROLLERS: ControllerSetup[] = [
   ociRepositoryController,
   kustomizationController,
   helmReleaseController,
-  receiverController,
   inputProviderController,
   resourceSetController,
   fluxInstanceController,
@@ -129,6 +135,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
   let artifactServer: Awaited<ReturnType<typeof startArtifactServer>> | undefined;
   let receiverServer: Awaited<ReturnType<typeof startReceiverServer>> | undefined;
   const notifications = new Notifications();
+  let forwarder: EventForwarder | undefined;
   const probes = await startProbesServer({
     host: o.healthHost,
     port: o.healthPort,
@@ -189,37 +196,49 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
-    const setups = [
-      ...CONTROLLERS,
-      notifications.alertController as ControllerSetup,
-      notifications.providerController as ControllerSetup,
-      ...((await o.extraControllers?.(cluster)) ?? []),
+    const unsharded = { ...shared, labelSelector: unshardedSelector(o.watchLabelSelector) };
+    const notificationSetups: ControllerSetup[] = o.eventsForwardUrl
+      ? []
+      : [
+          receiverController as ControllerSetup,
+          notifications.alertController as ControllerSetup,
+          notifications.providerController as ControllerSetup,
+        ];
+    const setups = [...CONTROLLERS, ...((await o.extraControllers?.(cluster)) ?? [])];
+    controllers = [
+      ...setups.map((setup) => createController(setup, deps, shared)),
+      ...notificationSetups.map((setup) => createController(setup, deps, unsharded)),
     ];
-    controllers = setups.map((setup) => createController(setup, deps, shared));
-    // The dispatcher before the controllers start: their first events are notified too.
-    await notifications.start({
-      cluster,
-      events: deps.events,
-      log: o.log,
-      eventsAddress: o.eventsPort !== undefined ? { host: o.eventsHost ?? "0.0.0.0", port: o.eventsPort } : undefined,
-      rateLimitIntervalMs: o.rateLimitIntervalMs,
-      noCrossNamespaceRefs: o.noCrossNamespaceRefs,
-    });
+    // The dispatcher (or the forwarder) before the controllers start: their first events are notified too.
+    if (o.eventsForwardUrl) {
+      forwarder = eventForwarder({ url: o.eventsForwardUrl, log: o.log.with({ controller: "event-forwarder" }) });
+      deps.events.sink = forwarder.sink;
+    } else
+      await notifications.start({
+        cluster,
+        events: deps.events,
+        log: o.log,
+        eventsAddress: o.eventsPort !== undefined ? { host: o.eventsHost ?? "0.0.0.0", port: o.eventsPort } : undefined,
+        rateLimitIntervalMs: o.rateLimitIntervalMs,
+        noCrossNamespaceRefs: o.noCrossNamespaceRefs,
+      });
     for (const c of controllers) await c.start();
     // After the controllers: requests are looked up in the Receiver controller's synced cache.
-    receiverServer = await startReceiverServer({
-      host: o.receiverHost,
-      port: o.receiverPort,
-      cache: deps.receivers,
-      cluster,
-      events: deps.events,
-      log: o.log.with({ controller: "receiver-server" }),
-      crossNamespace: crossNamespacePolicy(deps.flags),
-    });
+    if (!o.eventsForwardUrl)
+      receiverServer = await startReceiverServer({
+        host: o.receiverHost,
+        port: o.receiverPort,
+        cache: deps.receivers,
+        cluster,
+        events: deps.events,
+        log: o.log.with({ controller: "receiver-server" }),
+        crossNamespace: crossNamespacePolicy(deps.flags),
+      });
     o.log.info("controllers started", {
       artifactServer: artifactServer.url,
-      receiverServer: receiverServer.url,
+      ...(receiverServer ? { receiverServer: receiverServer.url } : {}),
       ...(notifications.eventServerUrl ? { eventServer: notifications.eventServerUrl } : {}),
+      ...(o.eventsForwardUrl ? { eventsForwardedTo: o.eventsForwardUrl } : {}),
       identity,
     });
   };
@@ -249,6 +268,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     await elector?.stop(true);
     await receiverServer?.close();
     await notifications.stop();
+    forwarder?.stop();
     await artifactServer?.close();
     await probes.close();
     await metricsServer?.close();

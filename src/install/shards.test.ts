@@ -53,6 +53,12 @@ describe("flotilla install --shards (Flux's sharding)", () => {
     ]);
   });
 
+  it("points each shard's events at the main controller's event endpoint, as Flux's shard controllers post them", () => {
+    expect(args("flotilla-controller")).toContain("--events-addr=:9091");
+    const shardEvents = args("flotilla-controller-shard1").filter((a) => a.startsWith("--events-addr"));
+    expect(shardEvents).toEqual(["--events-addr=http://notification-controller.flux-system.svc.cluster.local./"]);
+  });
+
   it("leaves the manifests untouched without shards and does not change its input", () => {
     expect(withShards(base, { key: "k", shards: [] })).toBe(base);
     expect(JSON.stringify(base)).not.toContain("watch-label-selector");

@@ -4,17 +4,20 @@
 // without the key); each shard is a copy of its Deployment named flotilla-controller-<shard>, annotated
 // sharding.fluxcd.io/role: shard, with its own pod label (app: flotilla-controller-<shard>) and artifact
 // Service (flotilla-artifacts-<shard>, advertised in --storage-adv-addr), taking <key> in (<shard>).
-// The webhook receiver and event endpoint stay with the main controller, as notification-controller
-// stays unsharded in Flux. A shard does not make fleet Clusters from Kamaji's TenantControlPlanes
-// (--kamaji-discovery=false): one writer for them, the main controller. Each process notifies its own
-// objects' events and sees Alerts and Providers through the same selector: an Alert (and its Provider)
-// for a shard's objects carries that shard's label (Flux's notification-controller, unsharded, sees all).
+// Alerts, Providers, Receivers, the webhook receiver and the event endpoint stay with the main
+// controller, whatever their shard key, as notification-controller stays unsharded in Flux: a shard runs
+// with --events-addr=http://notification-controller.<ns>.svc.cluster.local./ (as Flux's shard
+// controllers do) and posts its events there, so one Alert without a shard label hears every shard. A
+// shard does not make fleet Clusters from Kamaji's TenantControlPlanes (--kamaji-discovery=false): one
+// writer for them, the main controller.
 import type { KubeObject } from "../api/meta/object.js";
 
 export const SHARD_KEY = "sharding.fluxcd.io/key";
 export const SHARD_ROLE_ANNOTATION = "sharding.fluxcd.io/role";
 export const MAIN_DEPLOYMENT = "flotilla-controller";
 const ARTIFACTS_SERVICE = "flotilla-artifacts";
+/** The main controller's event endpoint (manifests.ts), named as Flux's shards post to it. */
+const EVENTS_SERVICE = "notification-controller";
 
 export interface Sharding {
   /** The label key objects are sharded by (FluxInstance spec.sharding.key). */
@@ -86,11 +89,14 @@ function shardObjects(main: KubeObject, artifacts: KubeObject, key: string, shar
   spec.selector.matchLabels = labels;
   spec.template.metadata.labels = { ...spec.template.metadata.labels, ...labels };
   const container = spec.template.spec.containers[0]!;
+  const eventsUrl = `http://${EVENTS_SERVICE}.${main.metadata.namespace}.svc.cluster.local./`;
   container.args = [
     ...container.args.map((a) =>
       a.startsWith("--storage-adv-addr=")
         ? a.replace(`//${ARTIFACTS_SERVICE}.`, `//${ARTIFACTS_SERVICE}-${shard}.`)
-        : a,
+        : a.startsWith("--events-addr=")
+          ? `--events-addr=${eventsUrl}`
+          : a,
     ),
     `--watch-label-selector=${shardSelector(key, shard)}`,
     "--kamaji-discovery=false",

@@ -17,6 +17,7 @@ import { dashboardToken } from "./controller/dashboard-token.js";
 import { setCelCostLimit } from "../../util/cel.js";
 import { setMaxObjectTimeout } from "../../util/object-timeout.js";
 import { useHelmEngine } from "../../controllers/helmrelease/actions/run-action.js";
+import { forwardUrlOf } from "../../runtime/event-forwarder.js";
 
 /** ":9090" → 0.0.0.0:9090, "127.0.0.1:0" → as given. */
 function address(flag: string, value: string): { host: string; port: number } {
@@ -48,8 +49,10 @@ export function controllerCommand(): Command {
     if (outside && cmd.getOptionValueSource("receiverAddr") === "default") receiver.port = 0;
     const metricsAt = listen("--metrics-addr", "metricsAddr");
     if (outside && cmd.getOptionValueSource("metricsAddr") === "default") metricsAt.port = 0;
-    const events = listen("--events-addr", "eventsAddr");
-    if (outside && cmd.getOptionValueSource("eventsAddr") === "default") events.port = 0;
+    // A URL is a Flux controller's --events-addr (post events there: a shard); an address, notification-controller's.
+    const eventsForwardUrl = forwardUrlOf(opts.eventsAddr as string);
+    const events = eventsForwardUrl ? undefined : listen("--events-addr", "eventsAddr");
+    if (events && outside && cmd.getOptionValueSource("eventsAddr") === "default") events.port = 0;
     const dashboardAt = opts.dashboardAddr ? address("--dashboard-addr", opts.dashboardAddr as string) : undefined;
     if (!dashboardAt && opts.dashboardTokenFile) throw new UsageError("--dashboard-token-file needs --dashboard-addr");
     const dashboardAuth = dashboardAt
@@ -111,8 +114,9 @@ export function controllerCommand(): Command {
       metricsPort: metricsAt.port,
       receiverHost: receiver.host,
       receiverPort: receiver.port,
-      eventsHost: events.host,
-      eventsPort: events.port,
+      eventsHost: events?.host,
+      eventsPort: events?.port,
+      eventsForwardUrl,
       rateLimitIntervalMs: durationFlag("--rate-limit-interval", opts.rateLimitInterval),
       receiverAllowCrossNamespace: opts.receiverAllowCrossNamespace === true,
       requeueDependencyMs: flags.requeueDependencyMs,

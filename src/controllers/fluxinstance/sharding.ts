@@ -8,6 +8,9 @@ import { USED_KINDS } from "../../api/kinds.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import { pathOf } from "../../api/paths.js";
 import type { Cluster } from "../../kube/cluster.js";
+import { requirementsOf } from "../kit/label-selector.js";
+
+export { requirementsOf };
 
 export const DEFAULT_SHARD_KEY = "sharding.fluxcd.io/key";
 
@@ -18,24 +21,6 @@ export interface ShardDeployment {
   /** Replicas available / wanted, as the Deployment's status says. */
   available: number;
   replicas: number;
-}
-
-/** A label selector's requirements, split at the commas outside parentheses ("a in (x,y),!b" → two). */
-export function requirementsOf(selector: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let at = 0;
-  for (let i = 0; i <= selector.length; i++) {
-    const c = selector[i];
-    if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (i === selector.length || (c === "," && depth === 0)) {
-      const r = selector.slice(at, i).trim();
-      if (r) out.push(r.replace(/\s+/g, " "));
-      at = i + 1;
-    }
-  }
-  return out;
 }
 
 /** The values of `key` a selector takes objects for (key=v, key==v, key in (v, w)). */

@@ -69,7 +69,7 @@ export function withControllerOptions(command: Command): Command {
       .addOption(new Option("--receiverAddr <addr>").hideHelp())
       .option(
         "--events-addr <addr>",
-        "Flux's event endpoint (POST /, for Flux controllers in a mixed installation); outside a cluster the default is a free loopback port, logged. Flux's default, :9090, is the artifact server's here",
+        "Flux's event endpoint (POST /, for Flux controllers in a mixed installation and flotilla's shards); outside a cluster the default is a free loopback port, logged. Flux's default, :9090, is the artifact server's here. A URL (http://…), as Flux controllers take it, posts this process's events there instead and runs no Alerts, Providers or Receivers (a shard of `flotilla install --shards`)",
         ":9091",
       )
       .option("--rate-limit-interval <d>", "identical events inside this interval are notified once", "5m")
