@@ -23,7 +23,10 @@ export const API = {
 };
 const HELM_LAYER = "application/vnd.cncf.helm.chart.content.v1.tar+gzip";
 
-/** ctx: kind, n, admin, plane, flux, work, url, tag, source, planeProcs, last, bin, limits, timeoutMs, later. */
+/**
+ * ctx: kind, n, admin, plane, flux, work, url, tag, source, planeProcs, last, bin, limits, timeoutMs (the wait for
+ * all Ready: past it the run is reported with res.capped and res.ready of n), later, progress (optional).
+ */
 export async function runTool(tool, ctx, r) {
   const { kind, n, admin, plane, flux, work } = ctx;
   const ns = `${tool}-run-${r}`;
@@ -51,6 +54,7 @@ export async function runTool(tool, ctx, r) {
   const res = { tool, load, procs: procs.map((p) => p.name) };
   let sampler;
   try {
+    ctx.progress?.(`${n} ${kind}: ${tool} starting`);
     await fc.untilHealthy(procs);
     await untilCounted(admin, new KubeClient(endpointFromKubeconfigFile(kubeconfig)), tool);
     const ociSpec = {
@@ -90,6 +94,7 @@ export async function runTool(tool, ctx, r) {
         ),
       );
     res.created = (performance.now() - t0) / 1000;
+    ctx.progress?.(`${n} ${kind}: ${tool}: ${n} created in ${res.created.toFixed(1)} s, waiting for all Ready`);
     // Stalled=True is terminal (no retry left: Flux's default install strategy): stop waiting once the
     // objects not Ready are all Stalled, and say why.
     let ready = 0;
@@ -108,8 +113,11 @@ export async function runTool(tool, ctx, r) {
       );
       res.seconds = (performance.now() - t0) / 1000;
     } catch {
+      res.capped = true;
       res.error = `timed out after ${ctx.timeoutMs / 60_000} min`;
     }
+    res.ready = ready;
+    ctx.progress?.(`${n} ${kind}: ${tool}: ${ready}/${n} Ready${res.seconds ? ` in ${res.seconds.toFixed(1)} s` : ""}`);
     if (ready < n) {
       const why = stalled[0]?.status.conditions.find((c) => c.type !== "Ready" && c.status === "False")?.message;
       res.error = `${res.error ?? "gave up"}: ${ready}/${n} Ready, ${stalled.length} Stalled${why ? ` (e.g. ${stalled[0].metadata.name}: ${why})` : ""}`;
