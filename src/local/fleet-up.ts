@@ -12,8 +12,13 @@ import { clientFor, startPlane, startRecorded, waitReady } from "./plane-start.j
 import { assertPortFree, freePorts, LOOPBACK } from "./ports.js";
 import { terminate } from "./processes.js";
 import { ensureToolchain, type Toolchain } from "./toolchain.js";
+import { mapSettled } from "../util/map-settled.js";
 
 const MAX_TENANTS = 32;
+// Planes started at once. Each start is a few CPU-seconds of kube-apiserver bootstrap; all 33 at once on a
+// 2-core machine would share the CPU so thinly that every plane's readiness wait (timeoutMs) runs out together.
+// In batches, each plane waits for at most this many others; fleets of up to 3 tenants start as before.
+const PLANE_START_CONCURRENCY = 4;
 const MANAGEMENT_PLANE = "management";
 const tenantPlaneName = (i: number) => `tenant${i}`;
 
@@ -117,7 +122,9 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
     log(`starting ${planes.length} control plane${planes.length > 1 ? "s" : ""}: ${planeNames.join(", ")}`);
 
     const ctx = { state, save, toolchain, etcdPort, timeoutMs, apiserverArgs: options.apiserverArgs };
-    await Promise.all(planes.map((p) => startPlane(p, ctx)));
+    const starts = await mapSettled(planes, PLANE_START_CONCURRENCY, (p) => startPlane(p, ctx));
+    const failed = starts.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
 
     const management = planes[0]!;
     if (planes.length > 1) {
