@@ -44,6 +44,13 @@ const { KubeClient, closeAllConnections, setDefaultRateLimit } = await import(".
 const { endpointFromKubeconfigFile } = await import("../dist/kube/kubeconfig.js");
 setDefaultRateLimit({ qps: 1000, burst: 2000 }); // the benchmark's own client must not be what limits the run
 
+// Progress on stderr with UTC time and elapsed seconds, so a long run shows where it is.
+const t0 = Date.now();
+const progress = (line) =>
+  console.error(
+    `[${new Date().toISOString().slice(11, 19)}Z +${((Date.now() - t0) / 1000).toFixed(0)} s] sharding: ${line}`,
+  );
+
 const cleanups = new Set();
 const later = (fn) => (cleanups.add(fn), () => cleanups.delete(fn));
 async function cleanAll() {
@@ -63,6 +70,7 @@ try {
   const dir = join(work, "fleet");
   later(() => downFleet(dir));
   const fleet = await upFleet({ dir, tenants: TENANTS });
+  progress(`fleet up: management + ${TENANTS} tenant planes`);
   const [m, ...ts] = fleet.state.planes;
   const superClient = (p) => new KubeClient(endpointFromKubeconfigFile(p.superAdminKubeconfig)); // APF-exempt
   const mgmt = {
@@ -83,6 +91,7 @@ try {
   const repo = await git.createRepo("apps");
   await repo.commit(Object.assign({}, ...Array.from({ length: N }, (_, i) => appFiles(i))), `${N} apps`);
   for (const [r, k] of PROCESSES.entries()) {
+    progress(`${k} controller process(es): starting (${r + 1}/${PROCESSES.length})`);
     const res = await runConfiguration({
       n: N,
       k,
@@ -96,6 +105,9 @@ try {
       last: r === PROCESSES.length - 1,
     });
     if (res.error) process.exitCode = 1;
+    progress(
+      `${k} controller process(es): ${res.error ? `failed: ${res.error}` : `all Ready in ${res.seconds?.toFixed(1)} s`}`,
+    );
     report(res, N, TENANTS);
     results.push(res);
   }

@@ -114,7 +114,7 @@ export async function runTool(tool, ctx, r) {
       res.seconds = (performance.now() - t0) / 1000;
     } catch {
       res.capped = true;
-      res.error = `timed out after ${ctx.timeoutMs / 60_000} min`;
+      res.error = `timed out after ${ctx.timeoutMs / 1000} s`;
     }
     res.ready = ready;
     ctx.progress?.(`${n} ${kind}: ${tool}: ${ready}/${n} Ready${res.seconds ? ` in ${res.seconds.toFixed(1)} s` : ""}`);
