@@ -16,19 +16,24 @@
 //     benchmark talks as system:masters (exempt), so global-default counts flotilla's requests only.
 // A background window (no controller) before each run checks that global-default is then silent.
 //
-// usage: node bench/fleet-fanout.bench.mjs [--planes 1,2,4,8,16] [--idle 60] [--background 15] [--dir /tmp/bench-fanout]
+// Before growing, the planes' measured memory (PSS per tenant plane) says whether the next planes fit in the
+// machine's available memory; when they do not, the run stops there and reports what it measured
+// (support/fanout-growth.mjs, which also fits the slope per cluster).
+//
+// usage: node bench/fleet-fanout.bench.mjs [--planes 1,2,4,8,16,32] [--idle 60] [--background 15] [--dir /tmp/bench-fanout]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { cpuSeconds, isReady, procStatus, startBenchController } from "./support/controller-bench.mjs";
+import { fanoutGrowthLines, fitFor, memAvailable, planeMemory } from "./support/fanout-growth.mjs";
 
 const argOf = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const PLANES = argOf("planes", "1,2,4,8,16").split(",").map(Number);
+const PLANES = argOf("planes", "1,2,4,8,16,32").split(",").map(Number);
 const IDLE_S = Number(argOf("idle", "60"));
 const BACKGROUND_S = Number(argOf("background", "15"));
 const DIR = argOf("dir", "/tmp/bench-fanout");
@@ -399,12 +404,24 @@ try {
   console.error(`fleet-fanout: baseline (0 tenant planes) done at ${since(tRun).toFixed(0)} s`);
   let have = 0;
   for (const n of PLANES) {
+    if (have > 0) {
+      const fit = fitFor(n - have, planeMemory(readFleetState(DIR)));
+      console.error(`fleet-fanout: growing to ${n}: ${fit.line}`);
+      if (!fit.fits) {
+        console.error(`fleet-fanout: stopping at ${have} tenant planes: ${n} do not fit in this machine's memory`);
+        process.exitCode = 1;
+        break;
+      }
+    }
     const t = performance.now();
     for (let i = have + 1; i <= n; i++) await cli(["local", "add-tenant", `tenant${i}`, "--dir", DIR]);
     growth.push({ n, added: n - have, seconds: since(t) });
     have = n;
-    results.push(await runOnce(n, git));
-    console.error(`fleet-fanout: ${n} tenant planes done at ${since(tRun).toFixed(0)} s`);
+    const r = await runOnce(n, git);
+    r.mem = planeMemory(readFleetState(DIR));
+    r.available = memAvailable();
+    results.push(r);
+    console.error(`fleet-fanout: ${n} tenant planes done at ${since(tRun).toFixed(0)} s (${new Date().toISOString()})`);
   }
 } finally {
   await teardown();
@@ -470,6 +487,12 @@ console.log("\nIdle minus background, per cluster per minute (apiserver_request_
 for (const r of runs) {
   console.log(`- ${r.n}: management: ${breakdown(r.idle.mgmtByKey, r.background.mgmtByKey, r.n) || "—"}`);
   console.log(`  tenant planes: ${breakdown(r.idle.tenantByKey, r.background.tenantByKey, r.n) || "—"}`);
+}
+for (const line of fanoutGrowthLines(runs)) console.log(line);
+const last = runs.at(-1);
+if (last?.mem && last.n < 32) {
+  const fit = fitFor(32 - last.n, last.mem, last.available);
+  console.log(`\n32 tenant planes, extrapolated from ${last.n}: ${fit.line}: ${fit.fits ? "fits" : "does NOT fit"}`);
 }
 console.log("");
 for (const r of runs)
