@@ -205,6 +205,8 @@ export function startFlotilla(o) {
   ];
   // The V8 flags the install's Deployment gives the controller (NODE_OPTIONS), added to the caller's.
   const NODE_OPTIONS = [process.env.NODE_OPTIONS, CONTROLLER_NODE_OPTIONS].filter(Boolean).join(" ");
-  const p = startProcess("flotilla controller", process.execPath, args, { ...o.env, NODE_OPTIONS });
+  // Node's own flags for the controller (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
+  const nodeArgs = (process.env.FLOTILLA_BENCH_CONTROLLER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const p = startProcess("flotilla controller", process.execPath, [...nodeArgs, ...args], { ...o.env, NODE_OPTIONS });
   return [{ ...p, healthPort: o.ports.source.healthPort }];
 }

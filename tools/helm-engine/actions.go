@@ -25,6 +25,7 @@ import (
 	"helm.sh/helm/v4/pkg/cli/values"
 	"helm.sh/helm/v4/pkg/getter"
 	"helm.sh/helm/v4/pkg/kube"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
 
 var version = "unknown"
@@ -111,6 +112,12 @@ func configure(kubeconfig string, c *common, log *logBuffer) (*action.Configurat
 	cfg := action.NewConfiguration(action.ConfigurationSetLogger(h))
 	if err := cfg.Init(clientGetter{c: cl, namespace: c.namespace}, c.namespace, "secret"); err != nil {
 		return nil, err
+	}
+	// The cluster's fieldValidation answers, kept across actions (validator.go).
+	if kc, ok := cfg.KubeClient.(*kube.Client); ok {
+		if full, ok := kc.Factory.(cmdutil.Factory); ok {
+			kc.Factory = verifyingFactory{Factory: full, c: cl}
+		}
 	}
 	return cfg, nil
 }

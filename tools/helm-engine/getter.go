@@ -31,6 +31,8 @@ type cluster struct {
 	asUser    string
 	config    *rest.Config
 	discovery discovery.CachedDiscoveryInterface
+	// The kinds whose server supports fieldValidation (validator.go).
+	fieldValidation supportCache
 }
 
 var (

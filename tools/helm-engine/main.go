@@ -28,7 +28,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sync"
+	"time"
 
 	"helm.sh/helm/v4/pkg/kube"
 )
@@ -183,6 +185,7 @@ func main() {
 	// helm names its field manager after its program (filepath.Base(os.Args[0])): "helm" for the CLI.
 	// The engine writes as that same manager, so drift detection and a later `helm` see one owner.
 	kube.ManagedFieldsManager = "helm"
+	defer startCPUProfile()()
 	e := &engine{
 		out:     json.NewEncoder(os.Stdout),
 		cancels: map[int64]context.CancelFunc{},
@@ -201,7 +204,7 @@ func main() {
 			}
 		}
 		if err == io.EOF {
-			// flotilla closed our stdin: it is stopping, and so do we.
+			// flotilla closed our stdin: it is stopping, and so do we (the deferred profile is written).
 			return
 		}
 		if err != nil {
@@ -209,4 +212,38 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+// startCPUProfile writes Go CPU profiles to $FLOTILLA_HELM_ENGINE_CPUPROFILE.<n>, one per 10 s (opt-in, to
+// measure where the engine's CPU goes: `go tool pprof -top <binary> <file>.*`). Windows, since the engine
+// is usually SIGKILLed with flotilla's process group and a profile is only complete once stopped.
+func startCPUProfile() (stop func()) {
+	path := os.Getenv("FLOTILLA_HELM_ENGINE_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	var mu sync.Mutex
+	var f *os.File
+	begin := func(n int) {
+		var err error
+		if f, err = os.Create(fmt.Sprintf("%s.%d", path, n)); err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "helm-engine: FLOTILLA_HELM_ENGINE_CPUPROFILE=%s: %v\n", path, err)
+			os.Exit(2)
+		}
+	}
+	end := func() { pprof.StopCPUProfile(); f.Close() }
+	begin(0)
+	go func() {
+		for n := 1; ; n++ {
+			time.Sleep(10 * time.Second)
+			mu.Lock()
+			end()
+			begin(n)
+			mu.Unlock()
+		}
+	}()
+	return func() { mu.Lock(); end() }
 }

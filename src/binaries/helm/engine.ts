@@ -75,6 +75,11 @@ export function setHelmEngineConcurrency(limit: number): void {
   slots.resize(limit);
 }
 
+/** The engine's opt-in CPU profile (tools/helm-engine/main.go), the one variable of ours it is handed. */
+const PROFILE_VAR = "FLOTILLA_HELM_ENGINE_CPUPROFILE";
+const profileEnv = (): Record<string, string> =>
+  process.env[PROFILE_VAR] ? { [PROFILE_VAR]: process.env[PROFILE_VAR] } : {};
+
 const what = (args: readonly string[]) => `helm ${args[0] ?? ""}`.trim();
 
 class Engine {
@@ -89,7 +94,7 @@ class Engine {
     const binary = locateHelmEngine();
     this.home = new HelmHome();
     const child = spawnInGroup(binary, [], {
-      env: this.home.env(),
+      env: this.home.env(profileEnv()),
       shell: false,
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -100,8 +100,12 @@ export class ReleaseRun {
   async run(): Promise<RunResult> {
     const { hr, input, desired } = this;
     let lastFailure: ReconcileFailure | undefined;
+    // Storage as the last act left it (act re-reads it right after helm): the next decision starts from
+    // that read instead of listing and decoding the release Secrets a second time.
+    let afterAct: StoredRelease[] | undefined;
     for (let turn = 0; turn < MAX_STEPS; turn++) {
-      const stored = await this.storage.history(input.release);
+      const stored = afterAct ?? (await this.storage.history(input.release));
+      afterAct = undefined;
       const last = stored.at(-1);
       // Verified as helm-controller's verify.go does: the latest snapshot's OCI digest is part of what it hashed.
       const lastDigest = last && observationDigest(last, latestSnapshot(hr)?.ociDigest);
@@ -127,7 +131,8 @@ export class ReleaseRun {
         continue;
       }
       const step = helmStepFor(action);
-      const failure = await this.act(step);
+      const { failure, stored: now } = await this.act(step);
+      afterAct = now;
       if (failure) lastFailure = failure;
       // A remediation ends the reconcile not Ready: the failure it remediated is the outcome, retried later.
       if (step.remediates) throw lastFailure ?? new ReconcileFailure("ReconciliationFailed", "release remediated");
@@ -165,8 +170,8 @@ export class ReleaseRun {
     return { ...result, conditions: this.working.conditions };
   }
 
-  /** Runs one helm action; returns its failure (already in conditions and counters), if any. */
-  private async act(step: HelmStep): Promise<ReconcileFailure | undefined> {
+  /** Runs one helm action; returns storage after it, and its failure (already in conditions and counters), if any. */
+  private async act(step: HelmStep): Promise<{ failure?: ReconcileFailure; stored: StoredRelease[] }> {
     const { input, hr } = this;
     const s = hr.status!;
     if (step.releases) s.lastAttemptedReleaseAction = step.releases;
@@ -205,6 +210,6 @@ export class ReleaseRun {
     };
     const outcome = error ? step.failed(error, ctx, s) : step.succeeded(ctx);
     await this.working.apply(outcome, now);
-    return error && new ReconcileFailure(outcome.event.reason, outcome.event.message);
+    return { failure: error && new ReconcileFailure(outcome.event.reason, outcome.event.message), stored };
   }
 }

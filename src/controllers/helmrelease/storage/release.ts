@@ -68,9 +68,26 @@ export class ReleaseStorage {
   }
 }
 
+/**
+ * Recently parsed manifests, as JSON text: one reconcile reads a release's objects up to four times
+ * (cluster scopes, inventory, drift, and again after an action), and parsing YAML was the controller's
+ * largest cost per HelmRelease (decision 0042, "Where the CPU went"). Each caller gets fresh objects
+ * (JSON.parse is an order of magnitude cheaper than the YAML parser), so a caller may mutate them.
+ */
+const parsedManifests = new Map<string, string>();
+const PARSED_MANIFESTS_KEPT = 256;
+
 /** The objects of the release manifest (hooks are kept apart by Helm), as parsed YAML documents. */
 export function manifestObjects(release: StoredRelease): Record<string, unknown>[] {
-  return parseAllDocuments(release.manifest ?? "")
-    .map((d) => d.toJSON() as unknown)
-    .filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null && !Array.isArray(o));
+  const manifest = release.manifest ?? "";
+  let json = parsedManifests.get(manifest);
+  if (json === undefined) {
+    const objects = parseAllDocuments(manifest)
+      .map((d) => d.toJSON() as unknown)
+      .filter((o): o is Record<string, unknown> => typeof o === "object" && o !== null && !Array.isArray(o));
+    json = JSON.stringify(objects);
+    if (parsedManifests.size >= PARSED_MANIFESTS_KEPT) parsedManifests.delete(parsedManifests.keys().next().value!);
+  } else parsedManifests.delete(manifest); // re-inserted below: the most recently used is kept longest
+  parsedManifests.set(manifest, json);
+  return JSON.parse(json) as Record<string, unknown>[];
 }
