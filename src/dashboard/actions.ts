@@ -1,6 +1,7 @@
 // The dashboard's actions — reconcile, suspend, resume, approve a rollout gate — performed with the
 // identity of the kubeconfig the dashboard runs with, so RBAC decides: a Forbidden comes back with the
-// API's own message. `--read-only` refuses them all before any request.
+// API's own message. `--read-only` refuses them all before any request. A ResourceSet is suspended the
+// operator's way, by the annotation fluxcd.controlplane.io/reconcile: disabled (it has no spec.suspend).
 import { REQUESTED_AT_ANNOTATION } from "../api/meta/annotations.js";
 import { SERVED_KINDS } from "../api/kinds.js";
 import { pathOf } from "../api/paths.js";
@@ -10,7 +11,20 @@ import type { FleetStatus } from "../api/fleet/fleet-kustomization.js";
 import type { Rollout } from "../api/fleet/rollout.js";
 import type { KubeObject } from "../api/meta/object.js";
 import { FlotillaError } from "../util/errors.js";
-import { type FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
+import { OPERATOR_ANNOTATIONS } from "../api/operator/resourceset.js";
+import { CORE_KINDS, type FleetCache } from "../fleet/status/fleet-cache.js";
+
+/** The kinds with an app page (and actions); the Cluster has actions too. */
+export const APP_KINDS = [
+  "Kustomization",
+  "HelmRelease",
+  "FleetKustomization",
+  "FleetHelmRelease",
+  "ResourceSet",
+] as const;
+export type AppKind = (typeof APP_KINDS)[number];
+const ACTION_KINDS: readonly string[] = [...CORE_KINDS, "ResourceSet"];
+type ActionKind = AppKind | "Cluster";
 
 export const ACTIONS = ["reconcile", "suspend", "resume", "approve"] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -28,7 +42,7 @@ export class ActionRefused extends FlotillaError {
 
 export interface ActionRequest {
   action: Action;
-  kind: WatchedKind;
+  kind: ActionKind;
   namespace: string;
   name: string;
   stage?: string;
@@ -40,7 +54,7 @@ export function parseAction(body: unknown): ActionRequest {
   const b = (body ?? {}) as Record<string, unknown>;
   if (!ACTIONS.includes(b.action as Action))
     throw new ActionRefused(400, `unknown action ${String(b.action)}: one of ${ACTIONS.join(", ")}`);
-  if (!WATCHED.includes(b.kind as WatchedKind)) throw new ActionRefused(400, `unknown kind ${String(b.kind)}`);
+  if (!ACTION_KINDS.includes(b.kind as string)) throw new ActionRefused(400, `unknown kind ${String(b.kind)}`);
   if (typeof b.namespace !== "string" || typeof b.name !== "string" || !b.namespace || !b.name)
     throw new ActionRefused(400, "namespace and name are required");
   if (b.kind === "Cluster" && b.action !== "reconcile")
@@ -49,7 +63,7 @@ export function parseAction(body: unknown): ActionRequest {
     throw new ActionRefused(400, "only a FleetKustomization or FleetHelmRelease has a rollout gate to approve");
   return {
     action: b.action as Action,
-    kind: b.kind as WatchedKind,
+    kind: b.kind as ActionKind,
     namespace: b.namespace,
     name: b.name,
     ...(typeof b.stage === "string" && b.stage ? { stage: b.stage } : {}),
@@ -66,6 +80,10 @@ export async function perform(cache: FleetCache, readOnly: boolean, req: ActionR
   if (req.action === "reconcile") {
     patch = { metadata: { annotations: { [REQUESTED_AT_ANNOTATION]: new Date().toISOString() } } };
     done = `${id} annotated for reconciliation`;
+  } else if ((req.action === "suspend" || req.action === "resume") && req.kind === "ResourceSet") {
+    const value = req.action === "suspend" ? "disabled" : null;
+    patch = { metadata: { annotations: { [OPERATOR_ANNOTATIONS.reconcile]: value } } };
+    done = `${id} ${req.action === "suspend" ? "suspended" : "resumed"}`;
   } else if (req.action === "suspend" || req.action === "resume") {
     patch = { spec: { suspend: req.action === "suspend" } };
     done = `${id} ${req.action === "suspend" ? "suspended" : "resumed"}`;

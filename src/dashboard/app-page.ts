@@ -1,6 +1,7 @@
 // An app's page: its source and revision, conditions, history, the inventory as a tree (namespace →
 // kind → names), its recent Events, the last notifications sent about it (notifications.ts); for a
-// fleet parent the per-cluster table and the rollout stages.
+// fleet parent the per-cluster table and the rollout stages; for a ResourceSet its input groups, providers
+// and inventory per target (resourceset-page.ts).
 // Only display fields are copied out of the objects — a HelmRelease's values, a Kustomization's
 // substitutions and anything read from a Secret never leave the server.
 import type { FleetStatus } from "../api/fleet/fleet-kustomization.js";
@@ -8,9 +9,12 @@ import { SERVED_KINDS, USED_KINDS } from "../api/kinds.js";
 import type { Condition } from "../api/meta/conditions.js";
 import type { KubeObject } from "../api/meta/object.js";
 import { pathOf } from "../api/paths.js";
-import { parseInventoryId } from "../ssa/index.js";
 import type { FleetCache, WatchedKind } from "../fleet/status/fleet-cache.js";
+import type { ResourceSet } from "../api/operator/resourceset.js";
+import { inventoryTree } from "./inventory-tree.js";
 import { notificationsAbout } from "./notifications.js";
+import { resourceSetDetails } from "./resourceset-page.js";
+import { isSuspended } from "./resourcesets.js";
 
 export interface EventRow {
   type: string;
@@ -65,17 +69,6 @@ export async function eventsFor(
     }))
     .sort((a, b) => b.last.localeCompare(a.last))
     .slice(0, 50);
-}
-
-/** Inventory ids as namespace → kind → names. */
-export function inventoryTree(ids: string[]): Record<string, Record<string, string[]>> {
-  const tree: Record<string, Record<string, string[]>> = {};
-  for (const id of ids) {
-    const m = parseInventoryId(id);
-    const ns = m.namespace || "(cluster)";
-    ((tree[ns] ??= {})[m.kind] ??= []).push(m.name);
-  }
-  return tree;
 }
 
 function sourceOf(o: Obj): { kind: string; namespace: string; name: string } | undefined {
@@ -148,6 +141,14 @@ export async function appPage(cache: FleetCache, kind: WatchedKind, namespace: s
         .map((k) => [k, h[k]]),
     ),
   );
+  // The operator's kinds record counts and versions in a snapshot's metadata (inputs, resources, clusters).
+  history.forEach((row, i) => {
+    const meta = (status.history as { metadata?: Record<string, string> }[])[i]?.metadata;
+    if (meta)
+      row.metadata = Object.entries(meta)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(", ");
+  });
   const fleet = kind === "FleetKustomization" || kind === "FleetHelmRelease" ? (status as FleetStatus) : undefined;
   return {
     kind,
@@ -155,7 +156,7 @@ export async function appPage(cache: FleetCache, kind: WatchedKind, namespace: s
     name,
     ready: ready?.status ?? "Unknown",
     message: ready?.message ?? "",
-    suspended: o.spec.suspend === true,
+    suspended: kind === "ResourceSet" ? isSuspended(o as unknown as ResourceSet) : o.spec.suspend === true,
     revision: str(status.lastAppliedRevision) ?? str(status.lastAttemptedRevision) ?? "",
     spec: summary(o),
     source: source && (await sourceStatus(cache, source)),
@@ -170,6 +171,7 @@ export async function appPage(cache: FleetCache, kind: WatchedKind, namespace: s
     inventory: inventoryTree(inventory.map((e) => e.id)),
     events: await eventsFor(cache, namespace, [{ kind, name }]),
     notifications: await notificationsAbout(cache.client, o.metadata.uid, scope),
+    ...(kind === "ResourceSet" ? { resourceSet: await resourceSetDetails(cache, o as unknown as ResourceSet) } : {}),
     ...(fleet ? { fleet: { counts: fleet.counts, clusters: fleet.clusters ?? [], rollout: fleet.rollout } } : {}),
   };
 }

@@ -13,7 +13,9 @@ import { appPage } from "./app-page.js";
 import { DashboardAuth, refuseUnauthenticated } from "./auth.js";
 import { ChangeStream, MAX_STREAMS } from "./change-stream.js";
 import { clusterPage } from "./cluster-page.js";
-import { FleetCache, WATCHED, type WatchedKind } from "../fleet/status/fleet-cache.js";
+import { FleetCache, WATCHED } from "../fleet/status/fleet-cache.js";
+import { APP_KINDS, type AppKind } from "./actions.js";
+import { fluxPage } from "./flux-page.js";
 import { fleetPage } from "./fleet-page.js";
 import { providersPage } from "./notifications.js";
 import { bothSources, NotificationChanges } from "./notification-changes.js";
@@ -44,6 +46,7 @@ const ASSETS: Record<string, string> = {
   "/assets/html.js": "html.js",
   "/assets/views.js": "views.js",
   "/assets/notifications.js": "notifications.js",
+  "/assets/operator.js": "operator.js",
   "/assets/style.css": "style.css",
   "/assets/favicon.svg": "favicon.svg",
 };
@@ -65,7 +68,7 @@ function assetsDir(): string {
 
 export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const dir = assetsDir();
-  const cache = await FleetCache.start(o.cluster, o.namespace, o.log);
+  const cache = await FleetCache.start(o.cluster, o.namespace, o.log, WATCHED);
   const notifications = await NotificationChanges.start(o.cluster, o.namespace);
   const stream = new ChangeStream(bothSources(cache, notifications), o.maxStreams ?? MAX_STREAMS);
   const auth = o.token ? new DashboardAuth(o.token) : undefined;
@@ -106,13 +109,18 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
           : sendJson(res, 404, { error: `no cluster ${q("key")}` });
       }
       case "/api/app": {
-        const kind = q("kind") as WatchedKind;
-        if (!WATCHED.includes(kind) || kind === "Cluster")
-          return sendJson(res, 400, { error: `not an app kind: ${kind}` });
+        const kind = q("kind") as AppKind;
+        if (!APP_KINDS.includes(kind)) return sendJson(res, 400, { error: `not an app kind: ${kind}` });
         const page = await appPage(cache, kind, q("namespace"), q("name"), o.namespace);
         return page
           ? sendJson(res, 200, { readOnly: o.readOnly, ...page })
           : sendJson(res, 404, { error: `${kind} ${q("namespace")}/${q("name")} not found` });
+      }
+      case "/api/flux": {
+        const page = await fluxPage(cache, q("namespace"));
+        return page
+          ? sendJson(res, 200, { readOnly: o.readOnly, ...page })
+          : sendJson(res, 404, { error: `no FluxInstance or FluxReport in namespace ${q("namespace")}` });
       }
       case "/api/notifications":
         return sendJson(res, 200, { readOnly: o.readOnly, providers: await providersPage(cache.client, o.namespace) });

@@ -32,7 +32,7 @@ export function selectorQuery(sel: Selector): string {
 }
 
 /** The input sets a provider exports: Static's computed here, the others as its controller exported them. */
-function exported(p: ResourceSetInputProvider): InputSource {
+export function exported(p: ResourceSetInputProvider): InputSource {
   const where = `ResourceSetInputProvider/${p.metadata.namespace}/${p.metadata.name}`;
   if (!COMPUTED_PROVIDER_TYPES.includes(p.spec.type))
     throw failed(
@@ -52,6 +52,11 @@ function exported(p: ResourceSetInputProvider): InputSource {
 }
 
 export async function readProviders(cluster: Cluster, rset: ResourceSet): Promise<InputSource[]> {
+  return (await findProviders(cluster, rset)).map(exported);
+}
+
+/** The providers a ResourceSet's inputsFrom names or selects (the dashboard shows them too). */
+export async function findProviders(cluster: Cluster, rset: ResourceSet): Promise<ResourceSetInputProvider[]> {
   const ns = rset.metadata.namespace!;
   const found = new Map<string, ResourceSetInputProvider>();
   const gvk = gvkOf(SERVED_KINDS.ResourceSetInputProvider);
@@ -71,5 +76,5 @@ export async function readProviders(cluster: Cluster, rset: ResourceSet): Promis
       throw failed("input provider reference must have either name or selector set");
     }
   }
-  return [...found.values()].map(exported);
+  return [...found.values()];
 }

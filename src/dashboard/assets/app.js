@@ -1,9 +1,12 @@
 // The flotilla dashboard's page: no framework and no build step (decision 0025). Routes are the URL's
-// hash (#/, #/cluster/<key>, #/app/<Kind>/<namespace>/<name>, #/notifications); each reads one JSON view from the server,
-// and a server-sent "change" event re-reads it — no polling. Every value is escaped when rendered.
-import { html, RAW } from "./html.js";
-import { appView, clusterView, fleetView, setFilter } from "./views.js";
+// hash (#/, #/cluster/<key>, #/app/<Kind>/<namespace>/<name>, #/notifications, #/flux/<namespace>); each reads one
+// JSON view from the server, and a server-sent "change" event re-reads it — no polling. Every value is escaped
+// when rendered. The header's filters apply to the pages with lists (fleet, cluster, notifications) and are
+// hidden on the others, where they would do nothing.
+import { html, RAW, setFilter } from "./html.js";
+import { appView, clusterView, fleetView } from "./views.js";
 import { providersView } from "./notifications.js";
+import { fluxView } from "./operator.js";
 
 const main = document.getElementById("main");
 const live = document.getElementById("live");
@@ -11,6 +14,7 @@ const toast = document.getElementById("toast");
 const search = document.getElementById("search");
 const statusFilter = document.getElementById("status");
 const crumbs = document.getElementById("crumbs");
+const filters = document.getElementById("filters");
 
 function route() {
   const [, page, ...rest] = location.hash.replace(/^#/, "").split("/").map(decodeURIComponent);
@@ -20,6 +24,7 @@ function route() {
       view: clusterView,
       title: rest.join("/"),
       crumb: "cluster",
+      filters: true,
     };
   if (page === "app") {
     const [kind, namespace, name] = rest;
@@ -27,8 +32,18 @@ function route() {
     return { api: `/api/app?${q}`, view: appView, title: `${kind} ${namespace}/${name}`, crumb: kind };
   }
   if (page === "notifications")
-    return { api: "/api/notifications", view: providersView, title: "notifications", crumb: "notifications" };
-  return { api: "/api/fleet", view: fleetView, title: "fleet" };
+    return {
+      api: "/api/notifications",
+      view: providersView,
+      title: "notifications",
+      crumb: "notifications",
+      filters: true,
+    };
+  if (page === "flux") {
+    const q = new URLSearchParams({ namespace: rest.join("/") });
+    return { api: `/api/flux?${q}`, view: fluxView, title: `Flux in ${rest.join("/")}`, crumb: "flux" };
+  }
+  return { api: "/api/fleet", view: fleetView, title: "fleet", filters: true };
 }
 
 let current; // the last view's data, re-rendered when a filter changes
@@ -43,6 +58,7 @@ async function load(focus = false) {
     const body = await res.json();
     if (!res.ok) throw new Error(body.error ?? res.statusText);
     current = { r, body };
+    filters.hidden = !r.filters;
     render();
     document.title = `flotilla — ${r.title}`;
     crumbs.textContent = r.crumb ? `/ ${r.title}` : "";
@@ -94,7 +110,7 @@ main.addEventListener("click", async (e) => {
 const refilter = () => (setFilter(search.value, statusFilter.value), render());
 search.addEventListener("input", refilter);
 statusFilter.addEventListener("change", refilter);
-document.getElementById("filters").addEventListener("submit", (e) => e.preventDefault());
+filters.addEventListener("submit", (e) => e.preventDefault());
 window.addEventListener("hashchange", () => load(true));
 
 const stream = new EventSource("/api/stream");

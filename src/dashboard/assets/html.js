@@ -22,6 +22,76 @@ export const html = (strings, ...values) =>
     }, ""),
   );
 
+/** The header's search text and status (app.js sets them from the form); each page filters its own rows. */
+let filter = { q: "", status: "" };
+export const setFilter = (q, status) => (filter = { q: q.trim().toLowerCase(), status });
+export const filtering = () => Boolean(filter.q || filter.status);
+/** Whether a row with this text and state passes the filters. */
+export const matches = (text, state) =>
+  (!filter.q || text.toLowerCase().includes(filter.q)) && (!filter.status || state === filter.status);
+
+/** A table's header row: one column header per name. */
+export const head = (cols) =>
+  html`<thead>
+    <tr>
+      ${cols.map((c) => html`<th scope="col">${c}</th>`)}
+    </tr>
+  </thead>`;
+
+/** Rows of plain values under these columns. */
+export const table = (rows, cols, empty = "None.") =>
+  rows.length
+    ? html`<table>
+        ${head(cols)}
+        <tbody>
+          ${rows.map(
+            (r) =>
+              html`<tr>
+                ${cols.map((c) => html`<td>${r[c] ?? ""}</td>`)}
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    : html`<p class="empty">${empty}</p>`;
+
+/** An inventory tree: namespace → kind → names. */
+export function tree(t) {
+  const namespaces = Object.keys(t).sort();
+  if (!namespaces.length) return html`<p class="empty">Nothing applied yet.</p>`;
+  return html`<ul class="tree">
+    ${namespaces.map(
+      (ns) =>
+        html`<li>
+          ${ns}
+          <ul class="tree">
+            ${Object.keys(t[ns])
+              .sort()
+              .map((k) => html`<li>${k}: ${t[ns][k].sort().join(", ")}</li>`)}
+          </ul>
+        </li>`,
+    )}
+  </ul>`;
+}
+
+export function eventsTable(events) {
+  if (!events.length) return html`<p class="empty">No recent events.</p>`;
+  return html`<table>
+    ${head(["Last seen", "Type", "Object", "Reason", "Message"])}
+    <tbody>
+      ${events.map(
+        (e) =>
+          html`<tr>
+            <td>${ago(e.last)}</td>
+            <td>${e.type}</td>
+            <td>${e.object}</td>
+            <td>${e.reason}</td>
+            <td class="msg">${e.message}${e.count > 1 ? ` (×${e.count})` : ""}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
 export const stateOf = (a) =>
   a.suspended ? "suspended" : a.ready === "True" ? "ready" : a.ready === "False" ? "failing" : "progressing";
 const LABELS = {

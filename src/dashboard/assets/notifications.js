@@ -1,7 +1,7 @@
 // Notifications in the page: an app's last notifications (which Alert sent what to which Provider,
 // delivered or failed) and the Providers page, each Provider with its recent failures. The server sends
 // display fields only: a Provider's address is its scheme and host, never a path or a Secret's value.
-import { ago, badge, html, stateOf } from "./html.js";
+import { ago, badge, filtering, html, matches, stateOf } from "./html.js";
 
 const head = (cols) =>
   html`<thead>
@@ -56,16 +56,19 @@ function failuresTable(failures) {
   </table>`;
 }
 
-/** Every Provider, failing first, with where it sends and its recent failures. */
+/** Every Provider, failing first, with where it sends and its recent failures; the header's filters apply. */
 export function providersView(v) {
   if (!v.providers.length)
     return html`<h1>Notification providers</h1>
       <p class="empty">No Provider in view.</p>`;
+  const shown = v.providers.filter((p) => matches(`${p.namespace} ${p.name} ${p.type} ${p.address}`, stateOf(p)));
   return html`<h1>Notification providers</h1>
     <p class="sub">
       ${v.providers.length} providers · ${v.providers.filter((p) => p.ready === "False").length} failing
+      ${filtering() ? ` · ${shown.length} shown` : ""}
     </p>
-    ${v.providers.map(
+    ${shown.length ? "" : html`<p class="empty">No Provider matches.</p>`}
+    ${shown.map(
       (p) =>
         html`<section data-provider="${p.namespace}/${p.name}" aria-labelledby="p-${p.namespace}-${p.name}">
           <h2 id="p-${p.namespace}-${p.name}">${p.namespace}/${p.name} ${badge(stateOf(p))}</h2>

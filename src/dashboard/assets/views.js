@@ -1,28 +1,27 @@
 // The three pages as markup: the fleet (clusters failing first, each with its apps, then the fleet
 // objects), a cluster (its apps and recent events), an app (actions, source, conditions, history,
 // inventory, events, notifications; per-cluster table and rollout stages for a fleet object).
-import { ago, appHref, badge, clusterHref, clusterState, html, short, stateOf } from "./html.js";
+import {
+  ago,
+  appHref,
+  badge,
+  clusterHref,
+  clusterState,
+  eventsTable,
+  head,
+  html,
+  filtering,
+  matches,
+  short,
+  stateOf,
+  table,
+  tree,
+} from "./html.js";
 import { notificationsTable } from "./notifications.js";
+import { fluxSection, resourceSetSections, resourceSetsTable } from "./operator.js";
 
-/** The search box and status filter, applied to app rows (a cluster matches by its own name too). */
-let filter = { q: "", status: "" };
-/** The current search text and status (app.js sets them from the form). */
-export const setFilter = (q, status) => (filter = { q: q.trim().toLowerCase(), status });
-
-function keep(a, clusterKey = "") {
-  const q = filter.q;
-  const st = filter.status;
-  const text = `${a.kind} ${a.namespace} ${a.name} ${clusterKey}`.toLowerCase();
-  return (!q || text.includes(q)) && (!st || stateOf(a) === st);
-}
-
-/** A table's header row: one column header per name. */
-const head = (cols) =>
-  html`<thead>
-    <tr>
-      ${cols.map((c) => html`<th scope="col">${c}</th>`)}
-    </tr>
-  </thead>`;
+/** An app row passes the header's filters (a cluster matches by its own name too). */
+const keep = (a, clusterKey = "") => matches(`${a.kind} ${a.namespace} ${a.name} ${clusterKey}`, stateOf(a));
 
 function appTable(apps, clusterKey) {
   const rows = apps.filter((a) => keep(a, clusterKey));
@@ -51,14 +50,14 @@ const counts = (c) =>
   >`;
 
 export function fleetView(v) {
-  const filtering = filter.q || filter.status;
-  const clusters = v.clusters.filter((c) => !filtering || c.apps.some((a) => keep(a, c.cluster)));
+  const clusters = v.clusters.filter((c) => !filtering() || c.apps.some((a) => keep(a, c.cluster)));
   const apps = v.clusters.reduce((n, c) => n + c.counts.total, 0);
   const failing = v.clusters.reduce((n, c) => n + c.counts.failing, 0);
   return html`<h1>Fleet</h1>
     <p class="sub">
       ${v.clusters.length} clusters · ${apps} apps · ${failing} failing${v.readOnly ? " · read-only" : ""}
     </p>
+    ${fluxSection(v.flux ?? [])}
     ${clusters.map(
       (c) =>
         html`<section class="cluster" data-cluster="${c.cluster}" aria-labelledby="c-${c.cluster}">
@@ -90,26 +89,8 @@ export function fleetView(v) {
               </tbody>
             </table>`
         : ""
-    }`;
-}
-
-function eventsTable(events) {
-  if (!events.length) return html`<p class="empty">No recent events.</p>`;
-  return html`<table>
-    ${head(["Last seen", "Type", "Object", "Reason", "Message"])}
-    <tbody>
-      ${events.map(
-        (e) =>
-          html`<tr>
-            <td>${ago(e.last)}</td>
-            <td>${e.type}</td>
-            <td>${e.object}</td>
-            <td>${e.reason}</td>
-            <td class="msg">${e.message}${e.count > 1 ? ` (×${e.count})` : ""}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+    }
+    ${resourceSetsTable((v.resourceSets ?? []).filter((r) => keep(r, r.targets.join(" "))))}`;
 }
 
 export function clusterView(c) {
@@ -145,39 +126,7 @@ function actionsBar(a) {
   </div>`;
 }
 
-function tree(t) {
-  const namespaces = Object.keys(t).sort();
-  if (!namespaces.length) return html`<p class="empty">Nothing applied yet.</p>`;
-  return html`<ul class="tree">
-    ${namespaces.map(
-      (ns) =>
-        html`<li>
-          ${ns}
-          <ul class="tree">
-            ${Object.keys(t[ns])
-              .sort()
-              .map((k) => html`<li>${k}: ${t[ns][k].sort().join(", ")}</li>`)}
-          </ul>
-        </li>`,
-    )}
-  </ul>`;
-}
-
 export function appView(a) {
-  const table = (rows, cols) =>
-    rows.length
-      ? html`<table>
-          ${head(cols)}
-          <tbody>
-            ${rows.map(
-              (r) =>
-                html`<tr>
-                  ${cols.map((c) => html`<td>${r[c] ?? ""}</td>`)}
-                </tr>`,
-            )}
-          </tbody>
-        </table>`
-      : html`<p class="empty">None.</p>`;
   const spec = Object.entries(a.spec);
   return html`<h1>${a.kind} ${a.namespace}/${a.name} ${badge(stateOf(a))}</h1>
     <p class="sub" data-message>${a.message}</p>
@@ -234,8 +183,12 @@ export function appView(a) {
     ${table(a.conditions, ["type", "status", "reason", "message", "lastTransitionTime"])}
     <h2>History</h2>
     ${table(a.history, [...new Set(a.history.flatMap((h) => Object.keys(h)))])}
-    <h2>Inventory</h2>
-    ${tree(a.inventory)}
+    ${
+      a.resourceSet
+        ? resourceSetSections(a.resourceSet)
+        : html`<h2>Inventory</h2>
+            ${tree(a.inventory)}`
+    }
     <h2>Events</h2>
     ${eventsTable(a.events)}
     <h2>Notifications</h2>

@@ -1,7 +1,8 @@
 // The fleet kept in memory by watches on the management cluster: the Clusters, the Kustomizations and
 // HelmReleases, the fleet parents. The dashboard's pages and `flotilla status -w` read from here (no
 // request per view) and hear of every change. Kinds whose CRD is not served (the fleet kinds on a plain
-// Flux cluster), or that the identity may not list, are absent.
+// Flux cluster), or that the identity may not list, are absent. The Flux Operator's kinds are watched only
+// when asked (the dashboard does; `flotilla status -w` does not need them).
 import { apiVersionOf, SERVED_KINDS, type ServedKind, storageVersion } from "../../api/kinds.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { Cluster } from "../../kube/cluster.js";
@@ -9,7 +10,16 @@ import { Informer } from "../../kube/informer.js";
 import { ForbiddenError } from "../../kube/errors.js";
 import { pathOf } from "../../api/paths.js";
 
-export const WATCHED = ["Cluster", "Kustomization", "HelmRelease", "FleetKustomization", "FleetHelmRelease"] as const;
+export const CORE_KINDS = [
+  "Cluster",
+  "Kustomization",
+  "HelmRelease",
+  "FleetKustomization",
+  "FleetHelmRelease",
+] as const;
+/** The Flux Operator's kinds a dashboard shows (the providers are read when a ResourceSet's page is opened). */
+export const OPERATOR_KINDS = ["ResourceSet", "FluxInstance", "FluxReport"] as const;
+export const WATCHED = [...CORE_KINDS, ...OPERATOR_KINDS] as const;
 export type WatchedKind = (typeof WATCHED)[number];
 
 export interface Change {
@@ -25,10 +35,15 @@ export class FleetCache {
   private constructor(private readonly cluster: Cluster) {}
 
   /** Starts a watch per served kind and waits until each has listed once. */
-  static async start(cluster: Cluster, namespace?: string, log?: (line: string) => void): Promise<FleetCache> {
+  static async start(
+    cluster: Cluster,
+    namespace?: string,
+    log?: (line: string) => void,
+    kinds: readonly WatchedKind[] = CORE_KINDS,
+  ): Promise<FleetCache> {
     const cache = new FleetCache(cluster);
     try {
-      for (const kind of WATCHED) {
+      for (const kind of kinds) {
         const entry: ServedKind = SERVED_KINDS[kind];
         const gvk = { group: entry.group, version: storageVersion(entry), kind };
         const served = await cluster.discovery.mapping(gvk).then(
@@ -94,6 +109,11 @@ export class FleetCache {
 
   get client() {
     return this.cluster.client;
+  }
+
+  /** The management cluster with its discovery (what the controllers' own readers take). */
+  get kube(): Cluster {
+    return this.cluster;
   }
 
   async stop(): Promise<void> {
