@@ -26,6 +26,8 @@ import (
 type supportCache struct {
 	mu        sync.Mutex
 	supported map[schema.GroupVersionKind]bool
+	// One miss asked at a time: the first actions start together, and each would read the same documents.
+	missMu sync.Mutex
 }
 
 // verifyingFactory is helm's kubectl factory with a validator whose verifier answers from the cluster's cache.
@@ -56,6 +58,14 @@ func (v cachedVerifier) HasSupport(gvk schema.GroupVersionKind) error {
 	cache := &v.f.c.fieldValidation
 	cache.mu.Lock()
 	ok := cache.supported[gvk]
+	cache.mu.Unlock()
+	if ok {
+		return nil
+	}
+	cache.missMu.Lock()
+	defer cache.missMu.Unlock()
+	cache.mu.Lock()
+	ok = cache.supported[gvk]
 	cache.mu.Unlock()
 	if ok {
 		return nil

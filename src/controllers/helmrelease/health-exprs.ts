@@ -23,7 +23,7 @@ const POLL_MS = 2000;
  * Current, or the first Failed one (an expression's `failed`) ends it at once — within helm's timeout.
  */
 export const pollerWait =
-  (target: Cluster, expressions: ExpressionHealth) =>
+  (target: Cluster, expressions: ExpressionHealth | undefined) =>
   (w: EngineWait, signal: AbortSignal): Promise<void> =>
     waitForSet(
       target,

@@ -191,7 +191,7 @@ export class ReleaseRun {
         {
           hr,
           endpoint: input.target.client.endpoint,
-          waitFor: input.expressions && pollerWait(input.target, input.expressions),
+          waitFor: pollerWait(input.target, input.expressions),
         },
       );
     } catch (err) {

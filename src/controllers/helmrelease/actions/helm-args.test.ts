@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HelmRelease, HelmReleaseSpec } from "../../../api/helm/helmrelease.js";
+import { useHelmEngine } from "./helm-engine-switch.js";
 import { installArgs } from "./install.js";
 import { rollbackArgs } from "./rollback.js";
 import { testArgs } from "./test.js";
@@ -23,7 +24,7 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
       "--server-side=true",
       "--force-conflicts",
       "--take-ownership",
-      "--wait=watcher",
+      "--wait=flotilla",
       "--wait-for-jobs",
       "--skip-crds",
       "--devel",
@@ -35,14 +36,23 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
     ]);
   });
 
-  it("waits by spec.waitStrategy: poller is helm's kstatus watcher (flotilla's with healthCheckExprs), legacy is helm v3's wait (helm v4's --wait=legacy)", () => {
+  it("waits by spec.waitStrategy: poller is flotilla's poller in the engine (helm's kstatus watcher in a helm process), legacy is helm v3's wait (helm v4's --wait=legacy)", () => {
     const legacy = hr({ waitStrategy: { name: "legacy" } });
     expect(installArgs(legacy, t, "c.tgz")).toContain("--wait=legacy");
     expect(upgradeArgs(legacy, t, "c.tgz")).toContain("--wait=legacy");
     expect(rollbackArgs(legacy, t, 1)).toContain("--wait=legacy");
     expect(uninstallArgs(legacy, t)).toContain("--wait=legacy");
-    expect(upgradeArgs(hr({ waitStrategy: { name: "poller" } }), t, "c.tgz")).toContain("--wait=watcher");
-    // A poller with healthCheckExprs hands its wait to flotilla (the engine's --wait=flotilla callback);
+    expect(upgradeArgs(hr({ waitStrategy: { name: "poller" } }), t, "c.tgz")).toContain("--wait=flotilla");
+    expect(installArgs(hr(), t, "c.tgz")).toContain("--wait=flotilla");
+    // A helm process per action (--helm-engine=false) has no callback: helm's own kstatus watcher.
+    useHelmEngine(false);
+    try {
+      expect(upgradeArgs(hr({ waitStrategy: { name: "poller" } }), t, "c.tgz")).toContain("--wait=watcher");
+      expect(installArgs(hr(), t, "c.tgz")).toContain("--wait=watcher");
+    } finally {
+      useHelmEngine(true);
+    }
+    // A poller with healthCheckExprs judges them in that wait (the engine's --wait=flotilla callback);
     // deletion stays helm's watcher, and under legacy the expressions are not read (helm-controller).
     const exprs = { healthCheckExprs: [{ apiVersion: "example.com/v1", kind: "Widget", current: "status.ready" }] };
     const judged = hr({ waitStrategy: { name: "poller" }, ...exprs });
@@ -89,7 +99,7 @@ describe("helm arguments (helm-controller's options on the helm v4 CLI)", () => 
     expect(args).toContain("--skip-crds");
     expect(args).toContain("--no-hooks");
     expect(args).not.toContain("--take-ownership");
-    expect(args).not.toContain("--wait=watcher");
+    expect(args).not.toContain("--wait=flotilla");
     expect(args).not.toContain("--create-namespace");
     expect(args.join(" ")).toContain("--kube-as-user system:serviceaccount:tenants:sa");
     expect(installArgs(hr({ ...spec, targetNamespace: "default" }), t, "c")).toContain("--create-namespace");

@@ -4,6 +4,7 @@
 // machine, with its retry counts. The positionals (release name, chart, revision) come last, after
 // "--": a name from the spec is then never read as a flag, whatever it looks like.
 import type { HelmRelease } from "../../../api/helm/helmrelease.js";
+import { helmEngineOn } from "./helm-engine-switch.js";
 
 /** Where and as whom: the release, its namespace, and the impersonated user if any. */
 export interface ReleaseTarget {
@@ -21,14 +22,17 @@ export function common(t: ReleaseTarget): string[] {
 }
 
 /**
- * helm's --wait for spec.waitStrategy: poller (the default, helm-controller's kstatus poller) is helm's
- * kstatus status watcher, legacy is Helm v3's wait, which helm v4 keeps as `--wait=legacy`. A poller
- * with spec.healthCheckExprs is `--wait=flotilla`, the resident engine's wait handed back to flotilla,
- * which judges custom resources by those expressions (health-exprs.ts, decision 0047).
+ * helm's --wait for spec.waitStrategy. poller (the default, helm-controller's kstatus poller) is, in the
+ * resident engine, `--wait=flotilla`: the engine hands the wait back to flotilla, which polls the objects
+ * with kstatus (and spec.healthCheckExprs for the kinds they name: health-exprs.ts, decisions 0047, 0042).
+ * helm's own kstatus watcher, which a helm process keeps (--helm-engine=false), starts informers on every
+ * kind of the release in its namespace per action: with many releases in one namespace each wait decoded
+ * every other release's events, the engine's largest cost (decision 0042, "Where the CPU went").
+ * legacy is Helm v3's wait, which helm v4 keeps as `--wait=legacy`.
  */
 export function waitStrategyOf(hr: HelmRelease): "legacy" | "watcher" | "flotilla" {
   if (hr.spec.waitStrategy?.name === "legacy") return "legacy";
-  return hr.spec.healthCheckExprs?.length ? "flotilla" : "watcher";
+  return helmEngineOn() ? "flotilla" : "watcher";
 }
 
 /** --wait by the release's strategy unless disableWait; wait-for-jobs unless disableWaitForJobs (or no wait). */

@@ -16,6 +16,7 @@ import type { ClusterEndpoint } from "../../../kube/kubeconfig.js";
 import { Counter } from "../../../runtime/metrics.js";
 import { objectTimeout } from "../../../util/object-timeout.js";
 import { postRender } from "../post-render/render.js";
+import { helmEngineOn } from "./helm-engine-switch.js";
 import { kubeconfigFor, writeKubeconfig } from "./kubeconfig-file.js";
 
 /** helm actions the HelmRelease controller started, by command: an idle cycle must add none. */
@@ -24,15 +25,7 @@ export const helmProcesses = new Counter(
   "helm actions (engine requests or helm processes) started by the HelmRelease controller",
 );
 
-let engine = true;
-
-/** The controller's --helm-engine: the resident engine (default), or a helm process per action. */
-export function useHelmEngine(on: boolean): void {
-  engine = on;
-}
-
-/** Whether actions run in the resident engine (the only runner with `--wait=flotilla`). */
-export const helmEngineOn = () => engine;
+export { helmEngineOn, useHelmEngine } from "./helm-engine-switch.js";
 
 /** A helm command and its arguments, built in the action's home (values file, post-renderer). */
 export interface HelmInvocation {
@@ -65,7 +58,7 @@ export async function runAction(a: HelmInvocation, r: ActionRun): Promise<HelmRe
     helmProcesses.inc({ command: a.command });
     const started = Date.now();
     const common = { timeoutMs: timeout.ms + MARGIN_MS, signal: r.signal, tenant: r.hr.metadata.namespace };
-    const run = engine
+    const run = helmEngineOn()
       ? runHelmEngine(args, {
           ...common,
           kubeconfig: kubeconfigFor(r.endpoint),
