@@ -14,6 +14,7 @@ import { ExitError, UsageError } from "../errors.js";
 import { durationFlag, intFlag, positiveFlag, sizeFlag } from "../flags.js";
 import { withControllerOptions } from "./controller/controller-options.js";
 import { dashboardToken } from "./controller/dashboard-token.js";
+import { applyHeapGrowingPercent } from "./controller/heap-growth.js";
 import { setCelCostLimit } from "../../util/cel.js";
 import { setMaxObjectTimeout } from "../../util/object-timeout.js";
 import { useHelmEngine } from "../../controllers/helmrelease/actions/run-action.js";
@@ -60,6 +61,7 @@ export function controllerCommand(): Command {
       : undefined;
     const featureGates = parseFeatureGates(opts.featureGates);
     setCelCostLimit(intFlag("--cel-cost-limit", opts.celCostLimit, 1));
+    applyHeapGrowingPercent(opts.heapGrowingPercent as string);
     if (opts.noRemoteBases === false)
       throw new UsageError(
         "--no-remote-bases=false: flotilla never fetches remote kustomize bases; vendor them into the source instead",

@@ -2,6 +2,7 @@
 // flotilla's own, declared apart from the action that reads them.
 import { type Command, Option } from "commander";
 import { goBoolOption } from "../../flags.js";
+import { DEFAULT_HEAP_GROWING_PERCENT } from "./heap-growth.js";
 
 export function withControllerOptions(command: Command): Command {
   return (
@@ -133,6 +134,11 @@ export function withControllerOptions(command: Command): Command {
           "the dashboard's actions are off: it would act as the controller's own identity",
           true,
         ),
+      )
+      .option(
+        "--heap-growing-percent <n>",
+        "how far the JS heap may grow past what the last full garbage collection found alive (percent) before the next one: lower keeps the peak memory near what is in use, at some CPU; 0 leaves V8's own factor (1.1× to 4×). Not a cap: the heap grows with the fleet",
+        DEFAULT_HEAP_GROWING_PERCENT,
       )
       .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "error"]).default("info"))
   );
