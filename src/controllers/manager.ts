@@ -2,10 +2,10 @@
 // HelmChart, OCIRepository), the Kustomization, HelmRelease and Receiver controllers with Flux's
 // flags. Probes and metrics serve at once; the artifact server, the webhook receiver server and the
 // controllers start only once this process leads (Lease), and losing the lease ends the process so a
-// healthy replica takes over. Alerts, Providers and Receivers are notification-controller's kinds, which
-// Flux does not shard: the main process of a sharded install takes them whatever their shard key
-// (kit/label-selector.ts), and a shard (--events-addr=<URL>) runs none of them and posts its events to
-// the main process's event endpoint as Flux controllers do (runtime/event-forwarder.ts).
+// healthy replica takes over. Alerts, Providers, Receivers, FluxInstances and FluxReports are kinds Flux
+// does not shard: the main process of a sharded install takes them whatever their shard key, and a shard
+// (--events-addr=<URL>) runs none of them (process-scope.ts) and posts its events to the main process's
+// event endpoint as Flux controllers do (runtime/event-forwarder.ts).
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setDefaultRateLimit } from "../kube/client.js";
@@ -39,7 +39,7 @@ import { fluxInstanceController, fluxReportController } from "./fluxinstance/set
 import { Notifications } from "./notification/setup.js";
 import { sweepStaleWorkDirs } from "../util/work-dir.js";
 import { eventForwarder, type EventForwarder } from "../runtime/event-forwarder.js";
-import { unshardedSelector } from "./kit/label-selector.js";
+import { selectorFor } from "./process-scope.js";
 
 export interface ManagerOptions {
   endpoint: ClusterEndpoint;
@@ -196,19 +196,18 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
       },
     };
     const shared = { cluster, log: o.log, metrics, concurrency: o.concurrent, labelSelector: o.watchLabelSelector };
-    const unsharded = { ...shared, labelSelector: unshardedSelector(o.watchLabelSelector) };
-    const notificationSetups: ControllerSetup[] = o.eventsForwardUrl
-      ? []
-      : [
-          receiverController as ControllerSetup,
-          notifications.alertController as ControllerSetup,
-          notifications.providerController as ControllerSetup,
-        ];
-    const setups = [...CONTROLLERS, ...((await o.extraControllers?.(cluster)) ?? [])];
-    controllers = [
-      ...setups.map((setup) => createController(setup, deps, shared)),
-      ...notificationSetups.map((setup) => createController(setup, deps, unsharded)),
+    const setups = [
+      ...CONTROLLERS,
+      receiverController as ControllerSetup,
+      notifications.alertController as ControllerSetup,
+      notifications.providerController as ControllerSetup,
+      ...((await o.extraControllers?.(cluster)) ?? []),
     ];
+    // Notification and operator kinds are not sharded (process-scope.ts): the main process's, unfiltered by the key.
+    controllers = setups.flatMap((setup) => {
+      const labelSelector = selectorFor(setup.kind, o);
+      return labelSelector === null ? [] : [createController(setup, deps, { ...shared, labelSelector })];
+    });
     // The dispatcher (or the forwarder) before the controllers start: their first events are notified too.
     if (o.eventsForwardUrl) {
       forwarder = eventForwarder({ url: o.eventsForwardUrl, log: o.log.with({ controller: "event-forwarder" }) });

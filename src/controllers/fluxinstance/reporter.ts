@@ -17,15 +17,21 @@ import { annotatedMs, goDuration, isDisabled } from "../kit/operator-annotations
 
 export const REPORTING_INTERVAL_MS = 5 * 60_000;
 
-/** The report as the operator creates it at start (initReport), when there is none yet. */
+/**
+ * The report as the operator creates it at start (initReport): no labels, so on a sharded install it is
+ * the main process's (!<key>), the only one running the FluxReport controller (process-scope.ts).
+ */
+export const initialReport = (namespace: string) => ({
+  apiVersion: "fluxcd.controlplane.io/v1",
+  kind: "FluxReport",
+  metadata: { name: INSTANCE_NAME, namespace },
+  spec: { distribution: { status: "Unknown", entitlement: "Unknown" } },
+});
+
+/** Creates the report when there is none yet. */
 export async function initReport(cluster: Cluster, namespace: string): Promise<void> {
   await cluster.client
-    .create(pathOf(SERVED_KINDS.FluxReport, namespace), {
-      apiVersion: "fluxcd.controlplane.io/v1",
-      kind: "FluxReport",
-      metadata: { name: INSTANCE_NAME, namespace },
-      spec: { distribution: { status: "Unknown", entitlement: "Unknown" } },
-    })
+    .create(pathOf(SERVED_KINDS.FluxReport, namespace), initialReport(namespace))
     .catch(() => undefined); // there already is one
 }
 
