@@ -94,6 +94,41 @@ describe("health", () => {
   });
 });
 
+describe("health of Jobs removed by ttlSecondsAfterFinished (fluxcd/pkg/ssa JobsWithTTL)", () => {
+  const job = (ns: string, name: string, ttl?: number): KubeObject => ({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name, namespace: ns },
+    spec: {
+      ...(ttl !== undefined ? { ttlSecondsAfterFinished: ttl } : {}),
+      template: {
+        spec: { restartPolicy: "Never", containers: [{ name: "main", image: "busybox:1.36", command: ["true"] }] },
+      },
+    },
+  });
+
+  it("counts a Job with a TTL that is gone as done, and one without a TTL that is gone as not found", async () => {
+    const ns = await testNamespace(cluster.client, "jobttl");
+    const withTtl = job(ns, "migrate", 0);
+    const without = job(ns, "seed");
+    await manager.apply([withTtl, without]);
+    const ttl = new Set([`${ns}/migrate`]);
+    // Removed as the TTL controller removes a finished Job (what the wait sees is the same: no Job).
+    await cluster.delete(withTtl);
+    await cluster.delete(without);
+    await waitForSet(cluster, [withTtl], { timeoutMs: 30_000, intervalMs: 500, jobsWithTtl: ttl });
+    const err = await waitForSet(cluster, [withTtl, without], {
+      timeoutMs: 3_000,
+      intervalMs: 500,
+      jobsWithTtl: ttl,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HealthCheckError);
+    expect((err as HealthCheckError).notReady.map((n) => `${n.subject} ${n.status}`)).toEqual([
+      `Job/${ns}/seed NotFound`,
+    ]);
+  });
+});
+
 describe("secrets", () => {
   const secretValue = "hunter2-very-secret-value";
   const secret = (ns: string, extra: Record<string, unknown> = {}): KubeObject => ({

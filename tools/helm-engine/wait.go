@@ -27,6 +27,9 @@ type waitObject struct {
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace,omitempty"`
 	Name       string `json:"name"`
+	// A Job with spec.ttlSecondsAfterFinished (any value): gone after it finished counts as done, as
+	// fluxcd/pkg/ssa's WaitOptions.JobsWithTTL (helm-controller's ExtractJobsWithTTL) has it.
+	TTLAfterFinished bool `json:"ttlAfterFinished,omitempty"`
 }
 
 // waitRequest asks flotilla to wait for objects (engine → flotilla).
@@ -83,12 +86,27 @@ func (w *flotillaWaiter) wait(resources kube.ResourceList, timeout time.Duration
 		case gvk.Group == "batch" && gvk.Kind == "Job" && !jobs:
 			continue
 		}
-		objs = append(objs, waitObject{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: res.Namespace, Name: res.Name})
+		objs = append(objs, waitObject{
+			APIVersion:       gvk.GroupVersion().String(),
+			Kind:             gvk.Kind,
+			Namespace:        res.Namespace,
+			Name:             res.Name,
+			TTLAfterFinished: gvk.Group == "batch" && gvk.Kind == "Job" && hasTTL(res.Object),
+		})
 	}
 	if len(objs) == 0 {
 		return nil
 	}
 	return w.c.e.waitFor(w.c.ctx, w.c.id, waitRequest{Objects: objs, TimeoutMs: timeout.Milliseconds()})
+}
+
+func hasTTL(o runtime.Object) bool {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return false
+	}
+	_, found, err := unstructured.NestedInt64(u, "spec", "ttlSecondsAfterFinished")
+	return err == nil && found
 }
 
 func paused(o runtime.Object) bool {

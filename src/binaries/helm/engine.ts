@@ -39,6 +39,8 @@ export interface EngineWaitObject {
   kind: string;
   namespace?: string;
   name: string;
+  /** A Job with spec.ttlSecondsAfterFinished: once gone (removed after it finished), it counts as done. */
+  ttlAfterFinished?: boolean;
 }
 
 /** The engine's wait callback: the objects helm would have waited for, and helm's timeout for them. */

@@ -32,5 +32,12 @@ export const pollerWait =
         kind: o.kind,
         metadata: { name: o.name, namespace: o.namespace || undefined },
       })),
-      { timeoutMs: w.timeoutMs, intervalMs: POLL_MS, failFast: true, expressions, signal },
+      {
+        timeoutMs: w.timeoutMs,
+        intervalMs: POLL_MS,
+        failFast: true,
+        expressions,
+        signal,
+        jobsWithTtl: new Set(w.objects.filter((o) => o.ttlAfterFinished).map((o) => `${o.namespace ?? ""}/${o.name}`)),
+      },
     );

@@ -16,6 +16,11 @@ export interface WaitOptions {
   failFast?: boolean;
   /** Health by CEL expressions for the kinds they cover (expressions.ts), kstatus for the rest. */
   expressions?: ExpressionHealth;
+  /**
+   * Jobs (`namespace/name`) with spec.ttlSecondsAfterFinished: the TTL controller deletes them once
+   * finished, so not found counts as Current (fluxcd/pkg/ssa WaitOptions.JobsWithTTL).
+   */
+  jobsWithTtl?: ReadonlySet<string>;
   /** Stops the wait (its caller gave up, e.g. a helm action cancelled): the wait rejects with an AbortError. */
   signal?: AbortSignal;
 }
@@ -51,6 +56,13 @@ async function podReasons(cluster: Cluster, ref: ObjectRef): Promise<string[]> {
   return pods.flatMap((p) => podProblems(p).map((problem) => `pod ${p.metadata.name}: ${problem}`));
 }
 
+const TTL_GONE: Health = { status: "Current", message: "Job removed by ttlSecondsAfterFinished" };
+const ttlJobGone = (r: ObjectRef, h: Health, ttl?: ReadonlySet<string>) =>
+  h.status === "NotFound" &&
+  r.kind === "Job" &&
+  r.apiVersion.startsWith("batch/") &&
+  !!ttl?.has(`${r.metadata.namespace ?? ""}/${r.metadata.name}`);
+
 export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: WaitOptions): Promise<void> {
   if (refs.length === 0) return;
   const interval = options.intervalMs ?? 2000;
@@ -62,7 +74,12 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
     const polled = await Promise.all(
       refs.map(async (r) => [r, await healthOf(cluster, r, options.expressions)] as const),
     );
-    last = new Map(polled.map(([r, h]) => [r, h.status === "Unknown" && last.has(r) ? last.get(r)! : h]));
+    last = new Map(
+      polled.map(([r, h]) => [
+        r,
+        h.status === "Unknown" && last.has(r) ? last.get(r)! : ttlJobGone(r, h, options.jobsWithTtl) ? TTL_GONE : h,
+      ]),
+    );
     const statuses = [...last.values()].map((h) => h.status);
     if (statuses.every((s) => s === "Current")) return;
     const anyFailed = statuses.includes("Failed");
