@@ -123,7 +123,9 @@ describe("Alerts on a sharded install (notification kinds are not sharded, as in
 
   it("runs no Alerts, Providers or Receivers in a shard, which posts its events to the main process", async () => {
     for (const s of shards) {
-      const started = s.logs.find((l) => l.msg === "controllers started")!;
+      const started = await eventually("the shard's start line", async () =>
+        s.logs.find((l) => l.msg === "controllers started"),
+      );
       expect(started.eventsForwardedTo).toBe(`${await main.eventsUrl()}/`);
       expect(started.receiverServer).toBeUndefined();
       expect(started.eventServer).toBeUndefined();
