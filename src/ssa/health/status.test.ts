@@ -101,4 +101,31 @@ describe("kstatus rules", () => {
     );
     expect(computeHealth(undefined).status).toBe("NotFound");
   });
+  it("judges a kind without rules by its Ready condition (kstatus checkReadyCondition): Ready=False without Stalled or Reconciling is InProgress, not Current", () => {
+    const ks = (ready: string, extra: object[] = []) =>
+      computeHealth(
+        obj(
+          "kustomize.toolkit.fluxcd.io/v1",
+          "Kustomization",
+          {
+            status: {
+              observedGeneration: 1,
+              conditions: [
+                { type: "Ready", status: ready, reason: "BuildFailed", message: "kustomize build failed" },
+                ...extra,
+              ],
+            },
+          },
+          { generation: 1 },
+        ),
+      );
+    expect(ks("False")).toEqual({ status: "InProgress", message: "kustomize build failed" });
+    expect(ks("Unknown").status).toBe("InProgress");
+    expect(ks("True")).toEqual({ status: "Current", message: "Resource is Ready" });
+    expect(ks("False", [{ type: "Stalled", status: "True", message: "stuck" }])).toEqual({
+      status: "Failed",
+      message: "stuck",
+    });
+    expect(computeHealth(obj("x.io/v1", "Thing", { status: {} })).status).toBe("Current");
+  });
 });

@@ -213,5 +213,17 @@ export function computeHealth(obj: KubeObject | undefined): Health {
   if (g) return g;
   const group = o.apiVersion.includes("/") ? o.apiVersion.slice(0, o.apiVersion.indexOf("/")) : "";
   const rule = BY_KIND[group ? `${group}/${o.kind}` : o.kind];
-  return rule ? rule(o) : current("Resource is current");
+  return rule ? rule(o) : (readyCondition(o) ?? current("Resource is current"));
+}
+
+/**
+ * A kind without rules of its own that has a Ready condition is judged by it (fluxcd/cli-utils kstatus
+ * checkReadyCondition, which Flux's health checks use): True is Current, False or Unknown InProgress — a
+ * Flux object that failed without Stalled may still recover, so it is not Current (nor Failed).
+ */
+function readyCondition(o: Obj): Health | undefined {
+  const ready = condition(o, "Ready");
+  if (ready?.status === "True") return current("Resource is Ready");
+  if (ready?.status === "False" || ready?.status === "Unknown") return inProgress(ready.message ?? "");
+  return undefined;
 }
