@@ -249,4 +249,81 @@ describe("ResourceSet (fluxcd.controlplane.io/v1)", () => {
     expect(condition(refused, "Ready")!.message).toContain(`system:serviceaccount:${ns}:nobody`);
     await expect(h.mgmt.client.get(`/api/v1/namespaces/${ns}/configmaps/never`)).rejects.toThrow(/not found/i);
   });
+
+  it("applies spec.steps in order, each health-checked before the next within its timeout; an object in two steps, or a later template error, applies nothing and keeps the inventory", async () => {
+    const cm = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: ns } });
+    const cms = (rset: string) =>
+      h.mgmt
+        .list({ group: "", version: "v1", kind: "ConfigMap" }, ns, {
+          labelSelector: `resourceset.fluxcd.controlplane.io/name=${rset}`,
+        })
+        .then((l) => l.map((c) => c.metadata.name).sort());
+    await createRSet("stepped", {
+      inputs: [{ id: "t1", tenant: run }],
+      steps: [
+        { name: "first", resources: [cm("first-<< inputs.tenant >>")] },
+        {
+          name: "second",
+          resourcesTemplate: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: second-<< inputs.tenant >>\n  namespace: ${ns}\n`,
+        },
+      ],
+    });
+    // No kube-controller-manager on the fleet's planes: a PersistentVolumeClaim stays Pending, never ready.
+    const pvc = {
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: "gate", namespace: ns },
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Mi" } } },
+    };
+    await createRSet("gated", {
+      steps: [
+        { name: "gate", timeout: "2s", resources: [pvc] },
+        { name: "after", resources: [cm("after-gate")] },
+      ],
+    });
+    await createRSet("dup", {
+      steps: [
+        { name: "a", resources: [cm("dup")] },
+        { name: "b", resources: [cm("dup")] },
+      ],
+    });
+
+    const ok = await settled("stepped", "True");
+    expect(await cms("stepped")).toEqual([`first-${run}`, `second-${run}`]);
+    expect(ok.status!.inventory!.entries).toHaveLength(2);
+    expect(ok.status!.history![0]!.metadata).toMatchObject({ inputs: "1", resources: "2", steps: "2" });
+
+    const gated = await settled("gated", "False", "ReconciliationFailed");
+    expect(condition(gated, "Ready")!.message).toMatch(
+      new RegExp(
+        `^reconciliation failed: step "gate" health check failed: timeout waiting for: \\[PersistentVolumeClaim/${ns}/gate status: 'InProgress'`,
+      ),
+    );
+    // The gate's object is in the inventory (never orphaned); the step after it was never applied.
+    expect(gated.status!.inventory!.entries.map((e) => e.id)).toEqual([`${ns}_gate__PersistentVolumeClaim`]);
+    await expect(h.mgmt.client.get(`/api/v1/namespaces/${ns}/configmaps/after-gate`)).rejects.toThrow(/not found/i);
+
+    const dup = await settled("dup", "False", "BuildFailed");
+    expect(condition(dup, "Ready")!.message).toBe(
+      `build failed: duplicate resource ConfigMap/${ns}/dup in step "b", already defined in step "a"`,
+    );
+    expect(await cms("dup")).toEqual([]);
+    expect(dup.status?.inventory).toBeUndefined();
+
+    // A template error after a good reconcile: stalled, nothing pruned or applied, the inventory as it was.
+    await h.mgmt.client.patch(`${rsets()}/stepped`, "merge", {
+      spec: {
+        steps: [
+          { name: "first", resources: [cm("first-<< inputs.tenant >>")] },
+          { name: "second", resourcesTemplate: "name: << inputs.nope >>\n" },
+        ],
+      },
+    });
+    const broken = await settled("stepped", "False", "BuildFailed");
+    expect(condition(broken, "Ready")!.message).toBe(
+      `build failed: step "second": failed to build resourcesTemplate for inputs[0] (id t1): template: resourceset:1:9: executing "resourceset" at <inputs>: map has no entry for key "nope"`,
+    );
+    expect(broken.status!.inventory).toEqual(ok.status!.inventory);
+    expect(await cms("stepped")).toEqual([`first-${run}`, `second-${run}`]);
+  });
 });

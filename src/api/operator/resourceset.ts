@@ -129,16 +129,31 @@ const spec = withRules(
       ),
     ),
     ...resources(),
-    steps: {
-      ...arr(
-        obj(
-          { name: str({ maxLength: 63, pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }), ...resources(), timeout: str() },
-          ["name"],
+    steps: withRules(
+      {
+        ...arr(
+          withRules(
+            obj(
+              {
+                name: str({ maxLength: 63, pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }),
+                ...resources(),
+                timeout: str({ pattern: "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$" }),
+              },
+              ["name"],
+            ),
+            [
+              [
+                "has(self.resources) || has(self.resourcesTemplate)",
+                "at least one of resources or resourcesTemplate must be set",
+              ],
+            ],
+          ),
         ),
-      ),
-      minItems: 1,
-      maxItems: 20,
-    },
+        minItems: 1,
+        maxItems: 20,
+      },
+      [["self.all(s, self.exists_one(t, t.name == s.name))", "step names must be unique"]],
+    ),
     dependsOn: arr(
       withRules(
         obj({ apiVersion: str(), kind: str(), name: str(), namespace: str(), ready: bool(), readyExpr: str() }, [

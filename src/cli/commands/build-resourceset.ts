@@ -8,7 +8,12 @@ import { Command } from "commander";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { ResourceSet } from "../../api/operator/resourceset.js";
-import { buildResourceSet, setCommonMetadata } from "../../controllers/resourceset/build.js";
+import {
+  type BuiltStep,
+  buildResourceSetSteps,
+  flattenSteps,
+  setCommonMetadata,
+} from "../../controllers/resourceset/build.js";
 import { combineInputs, type InputSource, inputId, orderProviders } from "../../controllers/resourceset/inputs.js";
 import { sigsYaml } from "../export/sigs-yaml.js";
 import { UsageError } from "../errors.js";
@@ -94,8 +99,6 @@ export function renderResourceSet(o: BuildResourceSetOptions): string {
     throw new UsageError("ResourceSet namespace must be set either in the manifest or with --namespace");
   if (!rset.metadata.name) throw new UsageError("ResourceSet name must be set in the manifest");
   const where = `ResourceSet/${rset.metadata.namespace}/${rset.metadata.name}`;
-  if (rset.spec.steps?.length)
-    throw new UsageError(`${where}: spec.steps is not supported by flotilla (decision 0040)`);
   // Its input groups come from the fleet's Clusters (decision 0048): a local build has none to read.
   const fleetAnnotation = Object.keys(rset.metadata.annotations ?? {}).find((k) => k.startsWith("fleet.flotilla.dev/"));
   if (fleetAnnotation)
@@ -115,17 +118,18 @@ export function renderResourceSet(o: BuildResourceSetOptions): string {
     namespace: rset.metadata.namespace!,
     inputs: rset.spec.inputs ?? [],
   };
-  let objects: KubeObject[];
+  let steps: BuiltStep[];
   try {
     const inputs = combineInputs(
       rset.spec.inputStrategy?.name ?? "Flatten",
       orderProviders(own, providers),
       rset.spec.inputStrategy?.includeEmptyProviders,
     );
-    objects = buildResourceSet(rset.spec, inputs);
+    steps = buildResourceSetSteps(rset.spec, inputs);
   } catch (err) {
     throw new UsageError(`${where}: ${(err as Error).message}`);
   }
+  const objects = flattenSteps(steps);
   if (objects.length === 0) throw new UsageError("no objects were generated");
   setCommonMetadata(objects, rset.spec.commonMetadata);
   setCommonMetadata(objects, {
@@ -134,7 +138,14 @@ export function renderResourceSet(o: BuildResourceSetOptions): string {
       "resourceset.fluxcd.controlplane.io/namespace": rset.metadata.namespace!,
     },
   });
-  return objects.map((x) => `---\n${sigsYaml(x)}`).join("");
+  // As the operator's CLI: each named step's objects under a `# step: <name>` line.
+  return steps
+    .map(
+      (step) =>
+        (step.name !== undefined && step.objects.length ? `# step: ${step.name}\n` : "") +
+        step.objects.map((x) => `---\n${sigsYaml(x)}`).join(""),
+    )
+    .join("");
 }
 
 export const buildResourceSetCommand = () =>

@@ -2,7 +2,8 @@
 // inventory in status.inventory) or each selected fleet Cluster (decision 0048, one inventory per Cluster in
 // status.clusterInventories). A target that stops being one — a Cluster leaving the selection, the
 // annotation added or removed — has everything it holds pruned; a Cluster object that is gone is
-// forgotten (its plane cannot be reached any more). One Cluster failing does not stop the others.
+// forgotten (its plane cannot be reached any more). One Cluster failing does not stop the others. Each
+// target gets its objects step after step (apply-steps.ts, decision 0052).
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import { pathOf } from "../../api/paths.js";
 import { SERVED_KINDS } from "../../api/kinds.js";
@@ -11,28 +12,13 @@ import type { KubeObject } from "../../api/meta/object.js";
 import type { ClusterInventory, ResourceSet } from "../../api/operator/resourceset.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { NotFoundError } from "../../kube/errors.js";
-import {
-  type ChangeSetEntry,
-  formatChangeSet,
-  hasChanged,
-  inventoryFromChangeSet,
-  type Owner,
-  pruneStale,
-  ResourceManager,
-} from "../../ssa/index.js";
+import { type ChangeSetEntry, formatChangeSet, pruneStale } from "../../ssa/index.js";
 import { KubeconfigSecretNotFound } from "../kit/target-cluster.js";
-import { computeChecksums } from "./checksum-from.js";
+import { type AppliedSteps, applySteps, ownerOf, StepFailure, type StepProgress } from "./apply-steps.js";
 import { clusterTarget } from "./cluster-targets.js";
-import { convertKubeConfigResources, copyResources } from "./copy-from.js";
 import type { RenderedResourceSet } from "./render.js";
-import { isForced } from "./status.js";
 
-export const RESOURCESET_FIELD_MANAGER = "flux-operator";
-export const ownerOf = (r: ResourceSet): Owner => ({
-  group: "resourceset.fluxcd.controlplane.io",
-  name: r.metadata.name,
-  namespace: r.metadata.namespace!,
-});
+export { ownerOf, RESOURCESET_FIELD_MANAGER } from "./apply-steps.js";
 const EMPTY: Inventory = { entries: [] };
 
 export interface AppliedTarget {
@@ -40,6 +26,8 @@ export interface AppliedTarget {
   cluster?: string;
   target: Cluster;
   prepared: KubeObject[];
+  /** The final step's objects and health-check timeout (spec.wait). */
+  final: AppliedSteps["final"];
   changed: ChangeSetEntry[];
 }
 
@@ -57,31 +45,6 @@ export interface ApplyContext {
   /** Where the ResourceSet's own objects go (its service account on its own cluster). */
   own: Cluster;
   defaultServiceAccount?: string;
-}
-
-async function applyOne(
-  r: ResourceSet,
-  target: Cluster,
-  objects: KubeObject[],
-  previous: Inventory | undefined,
-): Promise<{ inventory: Inventory; prepared: KubeObject[]; changed: ChangeSetEntry[]; refs: string[] }> {
-  // copyFrom, convertKubeConfigFrom and checksumFrom read their sources where the objects go.
-  await copyResources(target, objects);
-  await convertKubeConfigResources(target, objects);
-  const refs = await computeChecksums(target, objects);
-  const manager = new ResourceManager(target, {
-    fieldManager: RESOURCESET_FIELD_MANAGER,
-    owner: ownerOf(r),
-    force: isForced(r),
-    previousInventory: previous ?? EMPTY,
-  });
-  const changeSet = await manager.apply(objects);
-  const inventory = inventoryFromChangeSet(changeSet);
-  const pruned = await pruneStale(target, previous, inventory, { owner: ownerOf(r), allowEmptySet: true });
-  inventory.entries.push(...pruned.failed);
-  const changed = [...changeSet, ...pruned.changeSet].filter(hasChanged);
-  if (pruned.errors.length) throw new Error(pruned.errors.join("; "));
-  return { inventory, prepared: manager.prepare(objects), changed, refs };
 }
 
 /** Everything a Cluster target held, pruned; undefined when the Cluster (or its Secret) is gone. */
@@ -113,15 +76,22 @@ export async function applyTargets(
   ctx: ApplyContext,
   r: ResourceSet,
   rendered: RenderedResourceSet,
+  progress: (cluster?: string) => StepProgress,
 ): Promise<AppliedResourceSet> {
   const out: AppliedResourceSet = { targets: [], inventory: EMPTY, externalChecksumRefs: [], failures: [] };
   const before = r.status?.clusterInventories ?? [];
   if (!rendered.clusterMode) {
-    const objects = rendered.targets[0]!.objects;
-    const one = await applyOne(r, ctx.own, objects, r.status?.inventory);
-    out.targets.push({ target: ctx.own, prepared: one.prepared, changed: one.changed });
-    out.inventory = one.inventory;
-    out.externalChecksumRefs = one.refs;
+    try {
+      const one = await applySteps(r, ctx.own, rendered.targets[0]!.steps, r.status?.inventory, progress());
+      out.targets.push({ target: ctx.own, prepared: one.prepared, final: one.final, changed: one.changed });
+      out.inventory = one.inventory;
+      out.externalChecksumRefs = one.refs;
+    } catch (err) {
+      // A named step failed: what was applied so far stays in the inventory.
+      if (!(err instanceof StepFailure)) throw err;
+      out.inventory = err.inventory;
+      out.failures.push(err.message);
+    }
   } else {
     // Targeting Clusters now: what the ResourceSet applied to its own cluster before goes.
     const pruned = await pruneStale(ctx.own, r.status?.inventory, EMPTY, { owner: ownerOf(r), allowEmptySet: true });
@@ -133,13 +103,20 @@ export async function applyTargets(
       const previous = before.find((e) => e.cluster === c.metadata.name)?.inventory;
       try {
         const target = await clusterTarget(ctx.local, c, r, ctx.defaultServiceAccount);
-        const one = await applyOne(r, target, t.objects, previous);
-        out.targets.push({ cluster: c.metadata.name, target, prepared: one.prepared, changed: one.changed });
+        const one = await applySteps(r, target, t.steps, previous, progress(c.metadata.name));
+        out.targets.push({
+          cluster: c.metadata.name,
+          target,
+          prepared: one.prepared,
+          final: one.final,
+          changed: one.changed,
+        });
         out.clusterInventories.push({ cluster: c.metadata.name, inventory: one.inventory });
         out.externalChecksumRefs.push(...one.refs);
       } catch (err) {
         out.failures.push(`Cluster ${c.metadata.namespace}/${c.metadata.name}: ${(err as Error).message}`);
-        if (previous) out.clusterInventories.push({ cluster: c.metadata.name, inventory: previous });
+        const kept = err instanceof StepFailure ? err.inventory : previous;
+        if (kept) out.clusterInventories.push({ cluster: c.metadata.name, inventory: kept });
       }
     }
   }

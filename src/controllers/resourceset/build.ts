@@ -2,9 +2,14 @@
 // rendered once per input set (JSON → YAML → template → one object), then `resourcesTemplate` per input
 // set (multi-document YAML); objects deduplicated by group/kind/namespace/name with `resources` first,
 // objects annotated fluxcd.controlplane.io/reconcile: disabled left out. A failure names the part, the
-// input set (index and id) and, through Go's message, the template line and column.
+// input set (index and id) and, through Go's message, the template line and column. With spec.steps
+// (BuildResourceSetSteps) each step is built the same way in order; an object in two steps is an error.
 import type { KubeObject } from "../../api/meta/object.js";
-import { OPERATOR_ANNOTATIONS, type ResourceSetResources } from "../../api/operator/resourceset.js";
+import {
+  OPERATOR_ANNOTATIONS,
+  type ResourceSetResources,
+  type ResourceSetSpec,
+} from "../../api/operator/resourceset.js";
 import { parseYamlDocuments } from "../../kustomize/yaml/parse.js";
 import { parseApiVersion } from "../../kube/object.js";
 import { FlotillaError } from "../../util/errors.js";
@@ -92,6 +97,56 @@ export function buildResourceSet(spec: ResourceSetResources, inputs: InputSet[])
   }
   return objects;
 }
+
+/** One step's objects; the steps-less spec is one anonymous step (no name), as in the operator. */
+export interface BuiltStep {
+  name?: string;
+  /** The step's health-check timeout (a Go duration); undefined: the ResourceSet's reconcileTimeout. */
+  timeout?: string;
+  objects: KubeObject[];
+}
+
+/** The operator's ValidateResourceSetSpec: the CRD's CEL rules again, for builds that bypass the API server. */
+export function validateResourceSetSpec(spec: ResourceSetSpec): void {
+  if (spec.steps?.length && (spec.resources?.length || spec.resourcesTemplate))
+    throw new ResourceSetBuildError("spec.steps is mutually exclusive with spec.resources and spec.resourcesTemplate");
+  for (const step of spec.steps ?? [])
+    if (!step.resources?.length && !step.resourcesTemplate)
+      throw new ResourceSetBuildError(
+        `step "${step.name}": at least one of resources or resourcesTemplate must be set`,
+      );
+}
+
+/** ssautil.FmtUnstructured: Kind/namespace/name, or Kind/name for a cluster-scoped object. */
+const fmtObject = (o: KubeObject) =>
+  `${o.kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ""}${o.metadata.name}`;
+
+/** The operator's BuildResourceSetFromSpec: the objects of each step, in order (empty steps kept). */
+export function buildResourceSetSteps(spec: ResourceSetSpec, inputs: InputSet[]): BuiltStep[] {
+  validateResourceSetSpec(spec);
+  if (!spec.steps?.length) return [{ objects: buildResourceSet(spec, inputs) }];
+  const stepOf = new Map<string, string>();
+  return spec.steps.map((step) => {
+    let objects: KubeObject[];
+    try {
+      objects = buildResourceSet(step, inputs);
+    } catch (err) {
+      throw new ResourceSetBuildError(`step "${step.name}": ${(err as Error).message}`);
+    }
+    // Duplicates within a step follow buildResourceSet; across steps they are refused (the version is no part of the key).
+    for (const o of objects) {
+      const previous = stepOf.get(keyOf(o));
+      if (previous !== undefined && previous !== step.name)
+        throw new ResourceSetBuildError(
+          `duplicate resource ${fmtObject(o)} in step "${step.name}", already defined in step "${previous}"`,
+        );
+      stepOf.set(keyOf(o), step.name);
+    }
+    return { name: step.name, ...(step.timeout ? { timeout: step.timeout } : {}), objects };
+  });
+}
+
+export const flattenSteps = (steps: BuiltStep[]): KubeObject[] => steps.flatMap((s) => s.objects);
 
 /** commonMetadata: its labels and annotations on every object, overriding the object's own. */
 export function setCommonMetadata(

@@ -4,6 +4,7 @@
 // owner labels resourceset.fluxcd.controlplane.io/{name,namespace}, a server-side apply as field manager
 // flux-operator under spec.serviceAccountName, garbage collection of what the inventory no longer has,
 // spec.wait, and the status (inventory, lastAppliedRevision, history, Ready) as the operator writes it.
+// spec.steps (decision 0052) are applied in order, each health-checked before the next (apply-steps.ts).
 // What is generated and where (render.ts, shared with `flotilla plan`) and how it is applied to its own
 // cluster or to the fleet Clusters it targets (apply-targets.ts, decision 0048) live beside it.
 import { SERVED_KINDS } from "../../api/kinds.js";
@@ -12,7 +13,7 @@ import { OPERATOR_FINALIZER, type ResourceSet } from "../../api/operator/resourc
 import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
-import { waitForSet } from "../../ssa/index.js";
+import { formatChangeSet, waitForSet } from "../../ssa/index.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { ObjectReconciler } from "../kit/object-reconciler.js";
 import { ReconciledObjects } from "../kit/objects.js";
@@ -23,7 +24,8 @@ import { clusterSelectorOf } from "./cluster-targets.js";
 import { checkDependencies } from "./dependencies.js";
 import { renderResourceSet } from "./render.js";
 import { goDuration, isDisabled } from "../kit/operator-annotations.js";
-import { intervalOf, setDigest, timeoutOf, upsertHistory } from "./status.js";
+import { intervalOf, recordHistory, setDigest } from "./status.js";
+import type { StepProgress } from "./apply-steps.js";
 import { RESOURCESET_UNSUPPORTED } from "./unsupported.js";
 
 export { ownerOf, RESOURCESET_FIELD_MANAGER } from "./apply-targets.js";
@@ -110,15 +112,20 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     });
 
     const rendered = await renderResourceSet(this.cluster, r);
-    const applied = await applyTargets(this.applyContext(r), r, rendered);
+    const applied = await applyTargets(this.applyContext(r), r, rendered, (cluster) =>
+      this.stepProgress(r, p, cluster),
+    );
     const objects = rendered.targets.flatMap((t) => t.objects);
     const digest = setDigest(applied.targets.flatMap((t) => t.prepared));
     const inputCount = rendered.targets.reduce((n, t) => n + t.inputCount, 0);
     const metadata = {
       inputs: String(inputCount),
       resources: String(objects.length),
+      ...(r.spec.steps?.length ? { steps: String(r.spec.steps.length) } : {}),
       ...(rendered.clusterMode ? { clusters: String(rendered.targets.length) } : {}),
     };
+    const record = (status: string) =>
+      recordHistory(r, { digest, status, at: new Date(), durationMs: Date.now() - started, metadata });
     const changes = changeMessage(applied, rendered.clusterMode, r.metadata.namespace!);
     if (changes) await this.events.record(r, "Normal", "ApplySucceeded", changes);
     const kept = {
@@ -130,39 +137,55 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
       outcome: new ReconcileFailure("ReconciliationFailed", message),
       status: {
         ...kept,
-        history: upsertHistory(
-          r.status?.history,
-          digest,
-          new Date(),
-          Date.now() - started,
-          "ReconciliationFailed",
-          metadata,
-        ),
+        history: record("ReconciliationFailed"),
       },
     });
     if (applied.failures.length) return failed(`reconciliation failed: ${applied.failures.join("; ")}`);
     if (r.spec.wait && objects.length) {
       try {
         for (const t of applied.targets)
-          await waitForSet(t.target, t.prepared, { timeoutMs: timeoutOf(r), intervalMs: 1000 });
+          try {
+            await waitForSet(t.target, t.final.prepared, { timeoutMs: t.final.timeoutMs, intervalMs: 1000 });
+          } catch (err) {
+            const where = t.cluster ? `Cluster ${r.metadata.namespace}/${t.cluster}: ` : "";
+            // The last named step's failure names it, as the operator's stepError does.
+            throw new Error(
+              t.final.name === undefined
+                ? `${where}health check failed after ${goDuration(Date.now() - started)}: ${(err as Error).message}`
+                : `${where}step "${t.final.name}" health check failed: ${(err as Error).message}`,
+              { cause: err },
+            );
+          }
       } catch (err) {
-        return failed(
-          `reconciliation failed: health check failed after ${goDuration(Date.now() - started)}: ${(err as Error).message}`,
-        );
+        return failed(`reconciliation failed: ${(err as Error).message}`);
       }
     }
     const message = `Reconciliation finished in ${goDuration(Date.now() - started)}`;
-    const history = upsertHistory(
-      r.status?.history,
-      digest,
-      new Date(),
-      Date.now() - started,
-      "ReconciliationSucceeded",
-      metadata,
-    );
+    const history = record("ReconciliationSucceeded");
     return {
       outcome: { reason: "ReconciliationSucceeded", message, event: { reason: "ReconciliationSucceeded", message } },
       status: { ...kept, lastAppliedRevision: digest, history },
+    };
+  }
+
+  /** Before a non-final step's health check: Reconciling names the step; its changes are an event. */
+  private stepProgress(r: ResourceSet, p: string, cluster?: string): StepProgress {
+    const on = cluster ? ` on Cluster ${r.metadata.namespace}/${cluster}` : "";
+    return async (step, i, total, changed) => {
+      await this.objects.patchStatus(r, p, {
+        conditions: progressing(
+          r.status?.conditions ?? [],
+          r.metadata.generation,
+          `Applying step ${i + 1}/${total} "${step.name}"${on}`,
+        ),
+      });
+      if (changed.length)
+        await this.events.record(
+          r,
+          "Normal",
+          "ApplySucceeded",
+          `${cluster ? `Cluster ${r.metadata.namespace}/${cluster}: ` : ""}step "${step.name}": ${formatChangeSet(changed)}`,
+        );
     };
   }
 

@@ -1,14 +1,21 @@
 // What a ResourceSet generates and where, computed once for the controller and for `flotilla plan`
 // (fleet/plan), so a plan shows exactly what the controller would apply: the refusals, the inputs (its own
 // and its providers', Flatten or Permute), the build, commonMetadata — once for its own cluster, or once per
-// selected fleet Cluster (fleet.flotilla.dev/target-clusters, decision 0048) with that cluster's group.
+// selected fleet Cluster (fleet.flotilla.dev/target-clusters, decision 0048) with that cluster's group;
+// each target's objects also by spec.steps entry (decision 0052), applied in that order.
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { ResourceSet } from "../../api/operator/resourceset.js";
 import type { Cluster } from "../../kube/cluster.js";
 import { asFailure, ReconcileFailure } from "../kit/failure.js";
 import { refuseUnsupported } from "../kit/unsupported.js";
-import { buildResourceSet, setCommonMetadata } from "./build.js";
+import {
+  type BuiltStep,
+  buildResourceSetSteps,
+  flattenSteps,
+  setCommonMetadata,
+  validateResourceSetSpec,
+} from "./build.js";
 import { clusterInputs, clusterKey, clusterSelectorOf, selectedClusters } from "./cluster-targets.js";
 import { combineInputs, type InputSet, orderProviders } from "./inputs.js";
 import { readProviders } from "./providers.js";
@@ -17,7 +24,10 @@ import { refuseObjectAnnotations, RESOURCESET_UNSUPPORTED } from "./unsupported.
 export interface RenderedTarget {
   /** The fleet Cluster the objects go to; undefined: the ResourceSet's own cluster. */
   cluster?: FleetCluster;
+  /** Every object, step after step (the same objects as in `steps`). */
   objects: KubeObject[];
+  /** The objects per spec.steps entry, in order; one anonymous step without spec.steps. */
+  steps: BuiltStep[];
   inputCount: number;
 }
 
@@ -30,16 +40,28 @@ export interface RenderedResourceSet {
 const stalled = (prefix: string) => (m: string) =>
   new ReconcileFailure("BuildFailed", `${prefix}: ${m}`, { stalled: true });
 
-function build(r: ResourceSet, inputs: InputSet[]): KubeObject[] {
+function build(r: ResourceSet, inputs: InputSet[]): BuiltStep[] {
   // Providers that export nothing: an empty set, so what they generated is collected (as the operator does).
   if (r.spec.inputsFrom?.length && inputs.length === 0) return [];
-  return buildResourceSet(r.spec, inputs);
+  return buildResourceSetSteps(r.spec, inputs);
 }
+
+const targetOf = (steps: BuiltStep[], inputCount: number, cluster?: FleetCluster): RenderedTarget => ({
+  ...(cluster ? { cluster } : {}),
+  objects: flattenSteps(steps),
+  steps,
+  inputCount,
+});
 
 export async function renderResourceSet(local: Cluster, r: ResourceSet): Promise<RenderedResourceSet> {
   refuseUnsupported(r.spec, RESOURCESET_UNSUPPORTED);
   const selector = clusterSelectorOf(r);
   let inputs: InputSet[];
+  try {
+    validateResourceSetSpec(r.spec);
+  } catch (err) {
+    throw asFailure(err, stalled("build failed"));
+  }
   try {
     const own = {
       apiVersion: "fluxcd.controlplane.io/v1",
@@ -63,25 +85,25 @@ export async function renderResourceSet(local: Cluster, r: ResourceSet): Promise
     return target;
   };
   if (selector === undefined) {
-    let objects: KubeObject[];
+    let steps: BuiltStep[];
     try {
-      objects = build(r, inputs);
+      steps = build(r, inputs);
     } catch (err) {
       throw asFailure(err, stalled("build failed"));
     }
-    return { clusterMode: false, targets: [finish({ objects, inputCount: inputs.length })] };
+    return { clusterMode: false, targets: [finish(targetOf(steps, inputs.length))] };
   }
   const targets: RenderedTarget[] = [];
   for (const cluster of await selectedClusters(local, r, selector)) {
     const providersEmpty = r.spec.inputsFrom?.length && inputs.length === 0;
     const group = providersEmpty ? [] : clusterInputs(inputs, cluster, r);
-    let objects: KubeObject[];
+    let steps: BuiltStep[];
     try {
-      objects = providersEmpty ? [] : buildResourceSet(r.spec, group);
+      steps = providersEmpty ? [] : buildResourceSetSteps(r.spec, group);
     } catch (err) {
       throw asFailure(err, stalled(`build failed for Cluster ${clusterKey(cluster)}`));
     }
-    targets.push(finish({ cluster, objects, inputCount: group.length }));
+    targets.push(finish(targetOf(steps, group.length, cluster)));
   }
   return { clusterMode: true, targets };
 }

@@ -8,12 +8,6 @@ import { UNSUPPORTED_FIELD } from "../kit/unsupported.js";
 
 export const RESOURCESET_UNSUPPORTED: UnsupportedField<ResourceSetSpec>[] = [
   {
-    field: "spec.steps",
-    find: (s) => (s.steps?.length ? "spec.steps" : undefined),
-    instead:
-      "list the objects in spec.resources or spec.resourcesTemplate and order them with dependsOn between ResourceSets",
-  },
-  {
     field: "spec.dependsOn[].readyExpr",
     find: (s) => {
       const i = (s.dependsOn ?? []).findIndex((d) => d.readyExpr);

@@ -39,6 +39,8 @@ export class LexError extends FlotillaError {
   constructor(
     readonly line: number,
     message: string,
+    /** The line of the action the error is in (Go adds "in action started at" when it differs). */
+    readonly actionLine?: number,
   ) {
     super(message);
   }
@@ -84,10 +86,12 @@ export function lex(text: string): Item[] {
       continue;
     }
     emit("left", at, at + 2, line);
+    // Go names the action's first line when an error inside it is on a later one.
+    const actionLine = line;
     // Inside the action.
     for (;;) {
       const c = text[pos];
-      if (c === undefined) throw new LexError(line, "unclosed action");
+      if (c === undefined) throw new LexError(line, "unclosed action", actionLine);
       const rightTrimHere = isSpace(c) && text[pos + 1] === "-" && text.startsWith(RIGHT, pos + 2);
       if (rightTrimHere || (text.startsWith(RIGHT, pos) && parenDepth === 0)) {
         if (rightTrimHere) pos += 2;
@@ -96,7 +100,7 @@ export function lex(text: string): Item[] {
         if (rightTrimHere) while (pos < text.length && isSpace(text[pos])) line += text[pos++] === "\n" ? 1 : 0;
         break;
       }
-      if (text.startsWith(RIGHT, pos)) throw new LexError(line, "unclosed left paren");
+      if (text.startsWith(RIGHT, pos)) throw new LexError(line, "unclosed left paren", actionLine);
       const start = pos;
       const startLine = line;
       if (isSpace(c)) {
@@ -107,7 +111,7 @@ export function lex(text: string): Item[] {
       } else if (c === "=") {
         emit("assign", pos, ++pos, line);
       } else if (c === ":") {
-        if (text[pos + 1] !== "=") throw new LexError(line, "expected :=");
+        if (text[pos + 1] !== "=") throw new LexError(line, "expected :=", actionLine);
         emit("declare", pos, (pos += 2), line);
       } else if (c === "|") {
         emit("pipe", pos, ++pos, line);
@@ -115,13 +119,14 @@ export function lex(text: string): Item[] {
         pos++;
         while (text[pos] !== '"') {
           if (text[pos] === "\\") pos++;
-          if (pos >= text.length || text[pos] === "\n") throw new LexError(line, "unterminated quoted string");
+          if (pos >= text.length || text[pos] === "\n")
+            throw new LexError(line, "unterminated quoted string", actionLine);
           pos++;
         }
         emit("string", start, ++pos, line);
       } else if (c === "`") {
         const close = text.indexOf("`", pos + 1);
-        if (close < 0) throw new LexError(line, "unterminated raw quoted string");
+        if (close < 0) throw new LexError(line, "unterminated raw quoted string", actionLine);
         pos = close + 1;
         emit("raw", start, pos, line);
         line += countLines(text.slice(start, pos));
@@ -129,7 +134,8 @@ export function lex(text: string): Item[] {
         pos++;
         while (text[pos] !== "'") {
           if (text[pos] === "\\") pos++;
-          if (pos >= text.length || text[pos] === "\n") throw new LexError(line, "unterminated character constant");
+          if (pos >= text.length || text[pos] === "\n")
+            throw new LexError(line, "unterminated character constant", actionLine);
           pos++;
         }
         emit("char", start, ++pos, line);
@@ -151,7 +157,7 @@ export function lex(text: string): Item[] {
         )!;
         pos += Math.max(m[0].length, 1);
         if (isAlnum(text[pos]) || text[pos] === ".")
-          throw new LexError(line, `bad number syntax: "${text.slice(start, pos + 1)}"`);
+          throw new LexError(line, `bad number syntax: "${text.slice(start, pos + 1)}"`, actionLine);
         emit("number", start, pos, line);
       } else if (isAlnum(c)) {
         while (isAlnum(text[pos])) pos++;
@@ -168,12 +174,12 @@ export function lex(text: string): Item[] {
         parenDepth++;
         emit("lparen", pos, ++pos, line);
       } else if (c === ")") {
-        if (--parenDepth < 0) throw new LexError(line, "unexpected right paren");
+        if (--parenDepth < 0) throw new LexError(line, "unexpected right paren", actionLine);
         emit("rparen", pos, ++pos, line);
       } else if (c === ",") {
         emit("comma", pos, ++pos, line);
       } else {
-        throw new LexError(line, `unrecognized character in action: ${JSON.stringify(c)}`);
+        throw new LexError(line, `unrecognized character in action: ${JSON.stringify(c)}`, actionLine);
       }
     }
   }

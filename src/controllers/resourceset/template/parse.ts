@@ -30,12 +30,18 @@ export interface FunctionTable {
 
 type End = "end" | "else" | "eof";
 
+/** Go's parse.go: " in action started at name:line" ("action in action" avoided) when the lines differ. */
+const inAction = (e: LexError) =>
+  e.actionLine === undefined || e.actionLine === e.line
+    ? ""
+    : `${e.message.endsWith(" action") ? "" : " in action"} started at resourceset:${e.actionLine}`;
+
 export function parseTemplate(text: string, funcs: FunctionTable): Tree {
   let items: Item[];
   try {
     items = lex(text);
   } catch (e) {
-    if (e instanceof LexError) throw new TemplateParseError(e.line, e.message);
+    if (e instanceof LexError) throw new TemplateParseError(e.line, e.message + inAction(e));
     throw e;
   }
   let i = 0;
