@@ -2,9 +2,11 @@
 // and fleet child that targets it, and the recent Events about it and about them.
 import { clusterCards } from "./fleet-page.js";
 import { type EventRow, eventsFor } from "./app-page.js";
-import type { FleetCache } from "../fleet/status/fleet-cache.js";
+import type { FleetCache, WatchedKind } from "../fleet/status/fleet-cache.js";
+import { notificationsAboutAll } from "./notifications.js";
 
-export async function clusterPage(cache: FleetCache, key: string) {
+/** `scope`: the dashboard's one namespace, if it has one (where Alerts' Events are looked for). */
+export async function clusterPage(cache: FleetCache, key: string, scope?: string) {
   const card = clusterCards(cache).find((c) => c.cluster === key);
   if (!card) return undefined;
   const byNamespace = new Map<string, { kind: string; name: string }[]>();
@@ -17,5 +19,9 @@ export async function clusterPage(cache: FleetCache, key: string) {
   const events: EventRow[] = [];
   for (const [namespace, objects] of byNamespace) events.push(...(await eventsFor(cache, namespace, objects)));
   events.sort((a, b) => b.last.localeCompare(a.last));
-  return { ...card, events: events.slice(0, 50) };
+  const uids = card.apps
+    .map((a) => cache.get(a.kind as WatchedKind, a.namespace, a.name)?.metadata.uid)
+    .filter((u): u is string => u !== undefined);
+  const notifications = await notificationsAboutAll(cache.client, [...new Set(uids)], scope);
+  return { ...card, events: events.slice(0, 50), notifications };
 }

@@ -103,7 +103,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
       case "/api/fleet":
         return sendJson(res, 200, { readOnly: o.readOnly, ...fleetPage(cache) });
       case "/api/cluster": {
-        const page = await clusterPage(cache, q("key"));
+        const page = await clusterPage(cache, q("key"), o.namespace);
         return page
           ? sendJson(res, 200, { readOnly: o.readOnly, ...page })
           : sendJson(res, 404, { error: `no cluster ${q("key")}` });

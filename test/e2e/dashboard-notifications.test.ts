@@ -2,7 +2,7 @@
 // with the real `flotilla controller` process on the shared management plane: a Kustomization watched by
 // two Alerts — one to a generic receiver on loopback that answers, one to a Provider whose address
 // refuses (its path standing for a webhook URL's token). The app page lists its last notifications,
-// delivered and failed; the Providers page shows the refusing Provider failing with its recent failures
+// delivered and failed, and so does its cluster's page; the Providers page shows the refusing Provider failing with its recent failures
 // and its address as scheme and host only; a Provider authenticating as a GitHub App is refused by name;
 // `flotilla events` lists the dispatch failures. No page response, event or log carries the token.
 import { randomBytes } from "node:crypto";
@@ -168,6 +168,13 @@ describe("notifications in the dashboard", () => {
     await screenshot(page, "dashboard-app-notifications");
     await close(page);
   }, 180_000);
+
+  it("the management cluster's page lists the notifications of its apps, each naming its object", async () => {
+    const delivered = 'tr[data-notification="receiver"][data-outcome="delivered"]';
+    const page = await openUntil("#/cluster/management", delivered);
+    expect(await page.locator(delivered).first().locator("td").nth(1).textContent()).toBe(`Kustomization/${ns}/app`);
+    await close(page);
+  });
 
   it("the Providers page shows the refusing Provider failing with its recent failures, its address as scheme and host", async () => {
     const refused = `section[data-provider="${ns}/refused"]`;

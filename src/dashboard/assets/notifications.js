@@ -15,16 +15,28 @@ const outcome = (n) =>
     ? html`<span class="badge ready">Delivered</span>`
     : html`<span class="badge failing">Failed</span> <span class="msg">${n.error}</span>`;
 
-/** An app's last notifications, newest first. */
-export function notificationsTable(rows) {
-  if (!rows.length) return html`<p class="empty">No notifications sent about it recently.</p>`;
+/** An app's last notifications, newest first; a cluster's name the object of each. */
+export function notificationsTable(rows, withObject = false) {
+  if (!rows.length)
+    return html`<p class="empty">No notifications sent about ${withObject ? "its apps" : "it"} recently.</p>`;
+  const cols = [
+    "Sent",
+    ...(withObject ? ["Object"] : []),
+    "Alert",
+    "Provider",
+    "Severity",
+    "Reason",
+    "Message",
+    "Outcome",
+  ];
   return html`<table>
-    ${head(["Sent", "Alert", "Provider", "Severity", "Reason", "Message", "Outcome"])}
+    ${head(cols)}
     <tbody>
       ${rows.map(
         (n) =>
           html`<tr data-notification="${n.provider}" data-outcome="${n.delivered ? "delivered" : "failed"}">
             <td>${ago(n.time)}</td>
+            ${withObject ? html`<td>${n.object}</td>` : ""}
             <td>${n.alert}</td>
             <td>${n.provider}</td>
             <td>${n.severity}</td>

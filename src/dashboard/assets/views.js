@@ -109,7 +109,9 @@ export function clusterView(c) {
       ${appTable(c.apps, c.cluster)}
     </section>
     <h2>Recent events</h2>
-    ${eventsTable(c.events)}`;
+    ${eventsTable(c.events)}
+    <h2>Notifications</h2>
+    ${notificationsTable(c.notifications ?? [], true)}`;
 }
 
 function actionsBar(a) {
