@@ -16,6 +16,8 @@
 //        [--order alternate|flotilla-first|flux-first] [--concurrent 20] [--kube-api-qps 50]
 //        [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm] [--only flotilla|flux]
 // --only runs one of the two (to iterate on one controller's figures; the ratio then reads n/a).
+// Profiling flotilla's side (decision 0042): FLOTILLA_BENCH_CONTROLLER_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>"
+// gives the controller Node flags, FLOTILLA_HELM_ENGINE_CPUPROFILE=<file> makes the helm engine write Go CPU profiles.
 import * as fc from "./support/flux-controllers.mjs";
 import { tmpfsOrTmpdir } from "./support/controller-bench.mjs";
 import { machineLine, report } from "./support/vs-flux-report.mjs";
