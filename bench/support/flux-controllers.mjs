@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = new URL("../../", import.meta.url).pathname;
-const { CONTROLLER_NODE_OPTIONS } = await import("../../dist/install/controller-deployment.js");
+const { CONTROLLER_MALLOC_ARENA_MAX, CONTROLLER_NODE_OPTIONS } =
+  await import("../../dist/install/controller-deployment.js");
 
 /** Flux's pins (tools/flux/versions.env): { source: "v1.9.3", kustomize: ..., helm: ... }. */
 export function fluxVersions() {
@@ -207,6 +208,9 @@ export function startFlotilla(o) {
   const NODE_OPTIONS = [process.env.NODE_OPTIONS, CONTROLLER_NODE_OPTIONS].filter(Boolean).join(" ");
   // Node's own flags for the controller (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
   const nodeArgs = (process.env.FLOTILLA_BENCH_CONTROLLER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
-  const p = startProcess("flotilla controller", process.execPath, [...nodeArgs, ...args], { ...o.env, NODE_OPTIONS });
+  // glibc's malloc arenas as the Deployment sets them, unless the caller sets its own.
+  const MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? CONTROLLER_MALLOC_ARENA_MAX;
+  const env = { ...o.env, NODE_OPTIONS, MALLOC_ARENA_MAX };
+  const p = startProcess("flotilla controller", process.execPath, [...nodeArgs, ...args], env);
   return [{ ...p, healthPort: o.ports.source.healthPort }];
 }

@@ -36,6 +36,10 @@ describe("the controller Deployment flotilla install writes", () => {
     expect(container.env).toContainEqual({ name: "NODE_OPTIONS", value: "--max-semi-space-size=2" });
   });
 
+  it("limits glibc's malloc to 2 arenas (MALLOC_ARENA_MAX), the benchmark's setting", () => {
+    expect(container.env).toContainEqual({ name: "MALLOC_ARENA_MAX", value: "2" });
+  });
+
   it("probes /healthz and /readyz on the healthz port, where --health-addr listens", () => {
     expect(container.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "healthz" });
     expect(container.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "healthz" });

@@ -25,6 +25,11 @@ export const CONTROLLER_RESOURCES = {
 // with the same value.
 export const CONTROLLER_NODE_OPTIONS = "--max-semi-space-size=2";
 
+// glibc's malloc keeps up to 8 arenas per core, one per thread that allocated concurrently (V8's compiler and
+// GC workers, libuv's pool), each holding its freed memory apart: 2 lowered the 500-Kustomization peak RSS by
+// ≈ 4 MiB with the same CPU (decision 0050). The image's Debian base is glibc.
+export const CONTROLLER_MALLOC_ARENA_MAX = "2";
+
 export interface DeploymentOptions {
   namespace: string;
   image: string;
@@ -65,6 +70,7 @@ export function controllerDeployment(o: DeploymentOptions, metadata: KubeObject[
               env: [
                 { name: "RUNTIME_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
                 { name: "NODE_OPTIONS", value: CONTROLLER_NODE_OPTIONS },
+                { name: "MALLOC_ARENA_MAX", value: CONTROLLER_MALLOC_ARENA_MAX },
               ],
               ports: [
                 { name: "http", containerPort: 9090, protocol: "TCP" },

@@ -13,7 +13,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../../src/api/meta/object.js";
-import { CONTROLLER_NODE_OPTIONS } from "../../src/install/controller-deployment.js";
+import { CONTROLLER_MALLOC_ARENA_MAX, CONTROLLER_NODE_OPTIONS } from "../../src/install/controller-deployment.js";
 import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
 import { parseYamlDocuments } from "../../src/kustomize/yaml/parse.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
@@ -155,6 +155,7 @@ describe("flotilla's image run as the install's pod", () => {
         "PWD=/", // exported by the image's /usr/local/bin/flotilla, a sh script, as it would be in a pod
         `RUNTIME_NAMESPACE=${ns}`,
         `NODE_OPTIONS=${CONTROLLER_NODE_OPTIONS}`,
+        `MALLOC_ARENA_MAX=${CONTROLLER_MALLOC_ARENA_MAX}`,
         "KUBERNETES_SERVICE_HOST=127.0.0.1",
         `KUBERNETES_SERVICE_PORT=${plane("management").port}`,
       ].sort(),
