@@ -37,7 +37,7 @@ describe("--heap-growing-percent", () => {
     expect(applyHeapGrowingPercent("0")).toBe(0);
   });
 
-  it("set at run time, keeps the old space near the live set where V8's own factor lets it double", () => {
+  it("set at run time, keeps the old space a third smaller than V8's own factor lets it grow", () => {
     const own = peakOldSpace("");
     const bounded = peakOldSpace(heapGrowingV8Flag(30));
     // Measured (Node 20, 2 cores, load 19): 77–78 MiB with V8's own factor, 51 with 30 %.
