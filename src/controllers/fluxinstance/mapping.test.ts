@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FluxInstanceSpec } from "../../api/operator/fluxinstance.js";
-import { mapInstance } from "./mapping.js";
+import { MIGRATE_NOT_DONE, mapInstance } from "./mapping.js";
 
 const spec = (extra: Partial<FluxInstanceSpec> = {}): FluxInstanceSpec => ({
   distribution: {
@@ -54,7 +54,14 @@ describe("FluxInstance fields mapped onto flotilla's controller process", () => 
       "cluster.type openshift: no platform profile in flotilla",
       "storage standard/10Gi: the controller's --storage-path volume (flotilla install)",
       "kustomize.patches (1): not applied: they patch the operator's Flux manifests, which flotilla does not deploy",
+      MIGRATE_NOT_DONE,
     ]);
+  });
+
+  it("states spec.migrateResources (the operator's default, true) as not done, and nothing when it is false", () => {
+    expect(MIGRATE_NOT_DONE).toMatch(/^migrateResources: not done: .*storedVersions/);
+    expect(mapInstance(spec({ migrateResources: true }), {}).statements).toContain(MIGRATE_NOT_DONE);
+    expect(mapInstance(spec({ migrateResources: false }), {}).statements).not.toContain(MIGRATE_NOT_DONE);
   });
 
   it("says when the requested version range does not hold the Flux APIs flotilla serves", () => {

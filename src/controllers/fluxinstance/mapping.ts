@@ -48,6 +48,10 @@ export const lockdownFlags = (sa: string) => [
   `--default-service-account=${sa}`,
 ];
 
+/** spec.migrateResources (default true in the operator), stated as not done. */
+export const MIGRATE_NOT_DONE =
+  "migrateResources: not done: flotilla does not migrate stored Flux resources to their CRDs' latest storage version (status.storedVersions is left as it is); set it to false to say so";
+
 export function mapInstance(spec: FluxInstanceSpec, facts: ProcessFacts): Mapping {
   const out: string[] = [];
   let blocked: string | undefined;
@@ -110,5 +114,7 @@ export function mapInstance(spec: FluxInstanceSpec, facts: ProcessFacts): Mappin
     out.push(
       `kustomize.patches (${spec.kustomize.patches.length}): not applied: they patch the operator's Flux manifests, which flotilla does not deploy`,
     );
+  // The operator's default is true (it rewrites every stored object and trims storedVersions): not done here.
+  if (spec.migrateResources !== false) out.push(MIGRATE_NOT_DONE);
   return { statements: out, ...(blocked ? { blocked } : {}), ...(pending ? { pending } : {}) };
 }
