@@ -17,6 +17,7 @@ const EXAMPLES: Record<string, string> = {
   "get all": "flotilla get all -A --status-selector ready=false",
   "approve fleetkustomization": "flotilla approve fleetkustomization podinfo -n fleet --stage production",
   "approve fleethelmrelease": "flotilla approve fleethelmrelease cert-manager -n fleet",
+  "approve resourceset": "flotilla approve resourceset apps -n fleet --stage production",
 };
 
 const VERB_EXAMPLES: Record<string, (kind: string) => string> = {

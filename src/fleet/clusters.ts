@@ -2,26 +2,11 @@
 // cluster gives its child (`${cluster_name}`, `${cluster_namespace}`, `${cluster_label_<key>}` with every
 // character of the key that is not a letter or digit turned into `_`, then the Cluster's spec.variables).
 import type { FleetCluster } from "../api/fleet/cluster.js";
-import type { ClusterSelector } from "../api/fleet/fleet-kustomization.js";
 import { getCondition, isTrue } from "../runtime/conditions.js";
 import { FleetError } from "./errors.js";
 
-export function selects(selector: ClusterSelector, c: FleetCluster): boolean {
-  if (selector.names?.includes(c.metadata.name)) return true;
-  const labels = c.metadata.labels ?? {};
-  const hasLabelTerms = Object.keys(selector.matchLabels ?? {}).length || selector.matchExpressions?.length;
-  // Names alone choose only those clusters; an empty selector chooses every cluster of the namespace.
-  if (!hasLabelTerms) return !selector.names?.length;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, e.key);
-    const inValues = has && (e.values ?? []).includes(labels[e.key]!);
-    const ok =
-      e.operator === "In" ? inValues : e.operator === "NotIn" ? !inValues : e.operator === "Exists" ? has : !has;
-    if (!ok) return false;
-  }
-  return true;
-}
+// Which Clusters a selector picks is shared with the ResourceSet's rollout stages (decision 0053).
+export { selects } from "../controllers/kit/cluster-selects.js";
 
 export const labelVariable = (key: string) => `cluster_label_${key.replace(/[^A-Za-z0-9]/g, "_")}`;
 

@@ -48,6 +48,13 @@ const rsetSpec = (apps: string[], version: string) => ({
   resourcesTemplate: template(version),
 });
 
+// Pruned at once when a Cluster leaves (decision 0053's removal annotations; the default is Orphan after 10m).
+const TARGETS = {
+  "fleet.flotilla.dev/target-clusters": "env=prod",
+  "fleet.flotilla.dev/on-cluster-removal": "Prune",
+  "fleet.flotilla.dev/cluster-removal-grace-period": "0s",
+};
+
 const rsetObject = (name: string, annotations: Record<string, string>, spec: Record<string, unknown>) => ({
   apiVersion: "fluxcd.controlplane.io/v1",
   kind: "ResourceSet",
@@ -106,7 +113,7 @@ beforeAll(async () => {
   }
   await h.mgmt.client.create(
     rsets(),
-    rsetObject("apps", { "fleet.flotilla.dev/target-clusters": "env=prod" }, rsetSpec(["a", "b"], "1")),
+    rsetObject("apps", TARGETS, rsetSpec(["a", "b"], "1")),
   );
 }, 180_000);
 afterAll(async () => h?.cleanup());
@@ -145,7 +152,7 @@ describe("a ResourceSet targeting fleet Clusters", () => {
     });
     const dir = join(work, "checkout");
     mkdirSync(dir, { recursive: true });
-    const changed = rsetObject("apps", { "fleet.flotilla.dev/target-clusters": "env=prod" }, rsetSpec(["a", "c"], "2"));
+    const changed = rsetObject("apps", TARGETS, rsetSpec(["a", "c"], "2"));
     writeFileSync(join(dir, "apps.yaml"), JSON.stringify(changed));
     const before = await h.mgmt.client.get<ResourceSet>(`${rsets()}/apps`);
 

@@ -2,6 +2,7 @@
 // of inputs and templated resources (decision 0040). The schema is the operator's v0.59 field for field
 // so manifests written for the operator apply as written; what flotilla does not implement is refused by
 // name by the controller (controllers/resourceset/unsupported.ts), never silently dropped.
+import { type RolloutStatus, rolloutStatusSchema } from "../fleet/rollout.js";
 import type { Condition } from "../meta/conditions.js";
 import type { Inventory } from "../meta/inventory.js";
 import type { KubeObject } from "../meta/object.js";
@@ -87,6 +88,8 @@ export type ResourceSet = KubeObject & {
     history?: HistoryEntry[];
     /** flotilla's (decision 0048): what was applied to each fleet Cluster a target-clusters annotation selected. */
     clusterInventories?: ClusterInventory[];
+    /** flotilla's (decision 0053): the staged rollout of fleet.flotilla.dev/rollout, as the fleet kinds report it. */
+    rollout?: RolloutStatus;
   };
 };
 
@@ -94,6 +97,12 @@ export type ResourceSet = KubeObject & {
 export interface ClusterInventory {
   cluster: string;
   inventory: Inventory;
+  /** The render this Cluster holds (decision 0053): the revision it was last given by its rollout stage. */
+  revision?: string;
+  /** Why applying `revision` there failed (its stage halts); absent when it applied. */
+  failure?: string;
+  /** When the Cluster left the selection: its objects are kept through the grace period (decision 0053). */
+  leftAt?: string;
 }
 
 const resources = (): Record<string, ReturnType<typeof str>> => ({
@@ -188,7 +197,14 @@ const status = obj({
   externalChecksumRefs: arr(str()),
   history: arr(open()),
   // flotilla's, not the operator's (decision 0048): status only, so manifests written for the operator are unaffected.
-  clusterInventories: arr(obj({ cluster: str(), inventory: inventory() }, ["cluster", "inventory"])),
+  clusterInventories: arr(
+    obj({ cluster: str(), inventory: inventory(), revision: str(), failure: str(), leftAt: str() }, [
+      "cluster",
+      "inventory",
+    ]),
+  ),
+  // flotilla's (decision 0053), the fleet kinds' status.rollout.
+  rollout: rolloutStatusSchema(),
 });
 
 export const resourceSetCrd = () => crdFor(SERVED_KINDS.ResourceSet, { v1: { spec, status } });

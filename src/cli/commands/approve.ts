@@ -1,4 +1,4 @@
-// `flotilla approve fleetkustomization|fleethelmrelease NAME [--stage S]`: opens the Manual gate of a
+// `flotilla approve fleetkustomization|fleethelmrelease|resourceset NAME [--stage S]`: opens the Manual gate of a
 // staged rollout for the revision waiting at it — the approval annotation `<stage>@<revision>` and a
 // reconcile request, so the controller acts at once. The revision is read from the object's status, so
 // an approval never lets through a revision nobody has seen waiting; approving when no stage waits fails.
@@ -12,7 +12,8 @@ import { addClusterFlags, type ClusterFlags, clusterOf } from "../cluster-flags.
 import { UsageError } from "../errors.js";
 import { step, success } from "../output.js";
 
-const KINDS: ServedKind[] = [SERVED_KINDS.FleetKustomization, SERVED_KINDS.FleetHelmRelease];
+// A ResourceSet is staged by its fleet.flotilla.dev/rollout annotation (decision 0053).
+const KINDS: ServedKind[] = [SERVED_KINDS.FleetKustomization, SERVED_KINDS.FleetHelmRelease, SERVED_KINDS.ResourceSet];
 
 function approveVerb(name: string, aliases: string[], kind: ServedKind): Command {
   const cmd = new Command(name)

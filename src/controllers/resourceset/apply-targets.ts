@@ -1,12 +1,13 @@
 // Applying a rendered ResourceSet to where it goes: its own cluster (the operator's behaviour, one
 // inventory in status.inventory) or each selected fleet Cluster (decision 0048, one inventory per Cluster in
-// status.clusterInventories). A target that stops being one — a Cluster leaving the selection, the
-// annotation added or removed — has everything it holds pruned; a Cluster object that is gone is
-// forgotten (its plane cannot be reached any more). One Cluster failing does not stop the others. Each
-// target gets its objects step after step (apply-steps.ts, decision 0052).
+// status.clusterInventories, with the render it holds). A selected Cluster its rollout stage holds back is
+// left as it is (decision 0053). A Cluster that stops being a target keeps what it holds through the grace
+// period, then is forgotten (Orphan) or pruned (Prune) — leaving-clusters.ts; a Cluster object that is gone
+// is forgotten when pruned (its plane cannot be reached any more). One Cluster failing does not stop the
+// others. Each target gets its objects step after step (apply-steps.ts, decision 0052).
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import { pathOf } from "../../api/paths.js";
-import { SERVED_KINDS } from "../../api/kinds.js";
+import { gvkOf, SERVED_KINDS } from "../../api/kinds.js";
 import type { Inventory } from "../../api/meta/inventory.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { ClusterInventory, ResourceSet } from "../../api/operator/resourceset.js";
@@ -16,6 +17,8 @@ import { type ChangeSetEntry, formatChangeSet, pruneStale } from "../../ssa/inde
 import { KubeconfigSecretNotFound } from "../kit/target-cluster.js";
 import { type AppliedSteps, applySteps, ownerOf, StepFailure, type StepProgress } from "./apply-steps.js";
 import { clusterTarget } from "./cluster-targets.js";
+import type { RemovalSettings } from "./fleet-annotations.js";
+import { type LeavingCluster, settleLeaving } from "./leaving-clusters.js";
 import type { RenderedResourceSet } from "./render.js";
 
 export { ownerOf, RESOURCESET_FIELD_MANAGER } from "./apply-steps.js";
@@ -38,6 +41,20 @@ export interface AppliedResourceSet {
   externalChecksumRefs: string[];
   /** One line per failed target (`Cluster ns/name: ...`); in local mode the failure is thrown instead. */
   failures: string[];
+  /** Clusters no longer targeted, kept through their grace period. */
+  leaving: LeavingCluster[];
+  /** Look again then (a grace period ends). */
+  recheckMs?: number;
+}
+
+/** Which Clusters get the render now, and what becomes of those that left. */
+export interface TargetChoice {
+  /** The render's revision, recorded for each Cluster it is applied to. */
+  revision: string;
+  /** The selected Clusters applied now (the others keep what they hold); undefined: every one. */
+  apply?: Set<string>;
+  removal: RemovalSettings;
+  now: Date;
 }
 
 export interface ApplyContext {
@@ -77,8 +94,15 @@ export async function applyTargets(
   r: ResourceSet,
   rendered: RenderedResourceSet,
   progress: (cluster?: string) => StepProgress,
+  choice: TargetChoice,
 ): Promise<AppliedResourceSet> {
-  const out: AppliedResourceSet = { targets: [], inventory: EMPTY, externalChecksumRefs: [], failures: [] };
+  const out: AppliedResourceSet = {
+    targets: [],
+    inventory: EMPTY,
+    externalChecksumRefs: [],
+    failures: [],
+    leaving: [],
+  };
   const before = r.status?.clusterInventories ?? [];
   if (!rendered.clusterMode) {
     try {
@@ -100,7 +124,14 @@ export async function applyTargets(
     out.clusterInventories = [];
     for (const t of rendered.targets) {
       const c = t.cluster!;
-      const previous = before.find((e) => e.cluster === c.metadata.name)?.inventory;
+      const held = before.find((e) => e.cluster === c.metadata.name);
+      const previous = held?.inventory;
+      const { leftAt: _returned, ...entry } = held ?? { cluster: c.metadata.name, inventory: EMPTY };
+      if (choice.apply && !choice.apply.has(c.metadata.name)) {
+        // Its rollout stage holds it: what it has stays, neither applied nor pruned.
+        if (held) out.clusterInventories.push(entry);
+        continue;
+      }
       try {
         const target = await clusterTarget(ctx.local, c, r, ctx.defaultServiceAccount);
         const one = await applySteps(r, target, t.steps, previous, progress(c.metadata.name));
@@ -111,25 +142,34 @@ export async function applyTargets(
           final: one.final,
           changed: one.changed,
         });
-        out.clusterInventories.push({ cluster: c.metadata.name, inventory: one.inventory });
+        out.clusterInventories.push({ cluster: c.metadata.name, inventory: one.inventory, revision: choice.revision });
         out.externalChecksumRefs.push(...one.refs);
       } catch (err) {
-        out.failures.push(`Cluster ${c.metadata.namespace}/${c.metadata.name}: ${(err as Error).message}`);
-        const kept = err instanceof StepFailure ? err.inventory : previous;
-        if (kept) out.clusterInventories.push({ cluster: c.metadata.name, inventory: kept });
+        const message = (err as Error).message;
+        out.failures.push(`Cluster ${c.metadata.namespace}/${c.metadata.name}: ${message}`);
+        const kept = (err instanceof StepFailure ? err.inventory : previous) ?? EMPTY;
+        out.clusterInventories.push({ ...entry, inventory: kept, revision: choice.revision, failure: message });
       }
     }
   }
   const kept = new Set(rendered.targets.map((t) => t.cluster?.metadata.name));
-  for (const entry of before.filter((e) => !kept.has(e.cluster))) {
-    try {
-      await pruneCluster(ctx, r, entry);
-    } catch (err) {
-      out.failures.push(
-        `Cluster ${r.metadata.namespace}/${entry.cluster} (no longer selected): ${(err as Error).message}`,
-      );
-      (out.clusterInventories ??= []).push(entry);
-    }
+  const gone = before.filter((e) => !kept.has(e.cluster));
+  if (gone.length) {
+    const present = new Set(
+      (await ctx.local.list(gvkOf(SERVED_KINDS.Cluster), r.metadata.namespace!)).map((c) => c.metadata.name),
+    );
+    const settled = await settleLeaving(
+      gone,
+      choice.removal,
+      choice.now,
+      (name) => present.has(name),
+      async (entry) => void (await pruneCluster(ctx, r, entry)),
+      r.metadata.namespace!,
+    );
+    (out.clusterInventories ??= []).push(...settled.kept);
+    out.failures.push(...settled.failures);
+    out.leaving = settled.leaving;
+    if (settled.recheckMs !== undefined) out.recheckMs = settled.recheckMs;
   }
   if (!rendered.clusterMode && before.length && !out.clusterInventories) out.clusterInventories = [];
   return out;

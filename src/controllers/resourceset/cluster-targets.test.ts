@@ -31,15 +31,22 @@ describe("ResourceSet cluster targets (decision 0048)", () => {
   it("refuses any other fleet.flotilla.dev annotation by name, stalled", () => {
     let err: unknown;
     try {
-      clusterSelectorOf(rset({ "fleet.flotilla.dev/rollout": "stages" }));
+      clusterSelectorOf(rset({ "fleet.flotilla.dev/rollouts": "stages" }));
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ReconcileFailure);
     expect((err as ReconcileFailure).message).toBe(
-      "the annotation fleet.flotilla.dev/rollout on ResourceSet/fleet/apps is not known to flotilla: the only fleet annotation of a ResourceSet is fleet.flotilla.dev/target-clusters (decision 0048)",
+      "the annotation fleet.flotilla.dev/rollouts on ResourceSet/fleet/apps is not known to flotilla: the fleet annotations of a ResourceSet are fleet.flotilla.dev/target-clusters, fleet.flotilla.dev/rollout, fleet.flotilla.dev/approve, fleet.flotilla.dev/on-cluster-removal, fleet.flotilla.dev/cluster-removal-grace-period (decisions 0048, 0053)",
     );
     expect((err as ReconcileFailure).stalled).toBe(true);
+  });
+
+  it("refuses a rollout or removal annotation on a ResourceSet that does not target Clusters", () => {
+    expect(() => clusterSelectorOf(rset({ "fleet.flotilla.dev/rollout": "stages: []" }))).toThrow(
+      "the annotation fleet.flotilla.dev/rollout on ResourceSet/fleet/apps needs fleet.flotilla.dev/target-clusters: add it, or remove fleet.flotilla.dev/rollout",
+    );
+    expect(clusterSelectorOf(rset({ "fleet.flotilla.dev/approve": "canary@sha256:1" }))).toBeUndefined();
   });
 
   it("gives each input set the cluster, or one set of its own when the ResourceSet has no inputs", () => {

@@ -13,11 +13,12 @@ import type { Cluster } from "../../kube/cluster.js";
 import { ReconcileFailure } from "../kit/failure.js";
 import { targetCluster } from "../kit/target-cluster.js";
 import { UNSUPPORTED_FIELD } from "../kit/unsupported.js";
+import { CLUSTER_MODE_ANNOTATIONS, ROLLOUT_ANNOTATION } from "./fleet-annotations.js";
 import { type InputSet, inputId } from "./inputs.js";
 
 export const TARGET_CLUSTERS_ANNOTATION = "fleet.flotilla.dev/target-clusters";
 const FLEET_PREFIX = "fleet.flotilla.dev/";
-const KNOWN = [TARGET_CLUSTERS_ANNOTATION];
+const KNOWN = [TARGET_CLUSTERS_ANNOTATION, ...CLUSTER_MODE_ANNOTATIONS];
 
 /** The selector, or undefined when the ResourceSet applies to its own cluster (the operator's behaviour). */
 export function clusterSelectorOf(r: KubeObject): string | undefined {
@@ -26,10 +27,18 @@ export function clusterSelectorOf(r: KubeObject): string | undefined {
     if (key.startsWith(FLEET_PREFIX) && !KNOWN.includes(key))
       throw new ReconcileFailure(
         UNSUPPORTED_FIELD,
-        `the annotation ${key} on ResourceSet/${r.metadata.namespace}/${r.metadata.name} is not known to flotilla: the only fleet annotation of a ResourceSet is ${TARGET_CLUSTERS_ANNOTATION} (decision 0048)`,
+        `the annotation ${key} on ResourceSet/${r.metadata.namespace}/${r.metadata.name} is not known to flotilla: the fleet annotations of a ResourceSet are ${KNOWN.join(", ")} (decisions 0048, 0053)`,
         { stalled: true },
       );
   const value = annotations[TARGET_CLUSTERS_ANNOTATION];
+  // Stages only mean something across Clusters: said, not ignored. (The removal settings also govern the
+  // Clusters left when target-clusters is removed; an approval may linger.)
+  if (value === undefined && ROLLOUT_ANNOTATION in annotations)
+    throw new ReconcileFailure(
+      UNSUPPORTED_FIELD,
+      `the annotation ${ROLLOUT_ANNOTATION} on ResourceSet/${r.metadata.namespace}/${r.metadata.name} needs ${TARGET_CLUSTERS_ANNOTATION}: add it, or remove ${ROLLOUT_ANNOTATION}`,
+      { stalled: true },
+    );
   return value === undefined ? undefined : value.trim();
 }
 

@@ -6,10 +6,12 @@
 // spec.wait, and the status (inventory, lastAppliedRevision, history, Ready) as the operator writes it.
 // spec.steps (decision 0052) are applied in order, each health-checked before the next (apply-steps.ts).
 // What is generated and where (render.ts, shared with `flotilla plan`) and how it is applied to its own
-// cluster or to the fleet Clusters it targets (apply-targets.ts, decision 0048) live beside it.
+// cluster or to the fleet Clusters it targets (apply-targets.ts, decision 0048; staged, staging.ts, 0053) live beside it.
 import { SERVED_KINDS } from "../../api/kinds.js";
 import { pathOf } from "../../api/paths.js";
-import { OPERATOR_FINALIZER, type ResourceSet } from "../../api/operator/resourceset.js";
+import { type ClusterInventory, OPERATOR_FINALIZER, type ResourceSet } from "../../api/operator/resourceset.js";
+import type { RolloutStatus } from "../../api/fleet/rollout.js";
+import type { Condition } from "../../api/meta/conditions.js";
 import type { Cluster } from "../../kube/cluster.js";
 import type { ReconcileContext, Request, Result } from "../../runtime/controller.js";
 import type { EventRecorder } from "../../runtime/events.js";
@@ -27,6 +29,9 @@ import { goDuration, isDisabled } from "../kit/operator-annotations.js";
 import { intervalOf, recordHistory, setDigest } from "./status.js";
 import type { StepProgress } from "./apply-steps.js";
 import { RESOURCESET_UNSUPPORTED } from "./unsupported.js";
+import { APPROVE_ANNOTATION, removalOf, rolloutOf } from "./fleet-annotations.js";
+import { removalCondition } from "./leaving-clusters.js";
+import { rolloutSummary, stageTargets } from "./staging.js";
 
 export { ownerOf, RESOURCESET_FIELD_MANAGER } from "./apply-targets.js";
 const path = (ns: string, name: string) => pathOf(SERVED_KINDS.ResourceSet, ns, name);
@@ -34,6 +39,16 @@ const path = (ns: string, name: string) => pathOf(SERVED_KINDS.ResourceSet, ns, 
 export interface ResourceSetOptions {
   defaultServiceAccount?: string;
   requeueDependencyMs?: number;
+  /** --cluster-removal-grace-period, as for the fleet kinds (decision 0031). */
+  clusterRemovalGraceMs?: number;
+}
+
+interface Attempt {
+  outcome: Outcome;
+  status: Record<string, unknown>;
+  conditions?: Condition[];
+  /** Look again sooner than the interval: a bake or a grace period ends, or the next stage may move. */
+  recheckMs?: number;
 }
 
 export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
@@ -84,26 +99,28 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
       return;
     }
     const started = Date.now();
-    let status: Record<string, unknown> = {};
-    let outcome: Outcome;
+    let attempt: Attempt;
     try {
-      ({ outcome, status } = await this.attempt(r, p, started));
+      attempt = await this.attempt(r, p, started);
     } catch (err) {
-      outcome = asFailure(err, (m) => new ReconcileFailure("ReconciliationFailed", `reconciliation failed: ${m}`));
+      const outcome = asFailure(
+        err,
+        (m) => new ReconcileFailure("ReconciliationFailed", `reconciliation failed: ${m}`),
+      );
+      attempt = { outcome, status: {} };
     }
-    return this.finisher.finish(r, p, ctx, {
-      outcome,
-      conditions: r.status?.conditions ?? [],
-      status,
+    const next = await this.finisher.finish(r, p, ctx, {
+      outcome: attempt.outcome,
+      conditions: attempt.conditions ?? r.status?.conditions ?? [],
+      status: attempt.status,
       timing: { intervalMs: intervalOf(r) },
     });
+    if (attempt.recheckMs !== undefined && next.requeueAfterMs !== undefined)
+      next.requeueAfterMs = Math.min(next.requeueAfterMs, attempt.recheckMs);
+    return next;
   }
 
-  private async attempt(
-    r: ResourceSet,
-    p: string,
-    started: number,
-  ): Promise<{ outcome: Outcome; status: Record<string, unknown> }> {
+  private async attempt(r: ResourceSet, p: string, started: number): Promise<Attempt> {
     refuseUnsupported(r.spec, RESOURCESET_UNSUPPORTED);
     clusterSelectorOf(r);
     await checkDependencies(this.cluster, r, this.options.requeueDependencyMs ?? 5_000);
@@ -112,8 +129,39 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
     });
 
     const rendered = await renderResourceSet(this.cluster, r);
-    const applied = await applyTargets(this.applyContext(r), r, rendered, (cluster) =>
-      this.stepProgress(r, p, cluster),
+    const removal = removalOf(r, this.options.clusterRemovalGraceMs);
+    const rollout = rendered.clusterMode ? rolloutOf(r) : undefined;
+    const now = new Date();
+    const staging = (entries: ClusterInventory[], previous: RolloutStatus | undefined) =>
+      stageTargets({
+        rollout: rollout!,
+        clusters: rendered.targets.map((t) => t.cluster!),
+        entries,
+        live: rendered.revision,
+        ...(previous ? { previous } : {}),
+        ...(r.metadata.annotations?.[APPROVE_ANNOTATION]
+          ? { approved: r.metadata.annotations[APPROVE_ANNOTATION] }
+          : {}),
+        approveHint: `flotilla approve resourceset ${r.metadata.name} -n ${r.metadata.namespace}`,
+        now,
+      });
+    const before = rollout && staging(r.status?.clusterInventories ?? [], r.status?.rollout);
+    const applied = await applyTargets(
+      this.applyContext(r),
+      r,
+      rendered,
+      (cluster) => this.stepProgress(r, p, cluster),
+      { revision: rendered.revision, ...(before ? { apply: before.apply } : {}), removal, now },
+    );
+    // The rollout as it stands after this apply; a stage it opens moves at the next reconcile, at once.
+    const after = before && staging(applied.clusterInventories ?? [], before.plan.status);
+    const opened = after && [...after.apply].some((c) => !before.apply.has(c)) ? 1_000 : undefined;
+    const recheckMs = [applied.recheckMs, after?.plan.recheckMs, opened].filter((x) => x !== undefined);
+    const conditions = removalCondition(
+      r.status?.conditions ?? [],
+      applied.leaving,
+      removal.policy,
+      r.metadata.generation,
     );
     const objects = rendered.targets.flatMap((t) => t.objects);
     const digest = setDigest(applied.targets.flatMap((t) => t.prepared));
@@ -132,8 +180,12 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
       inventory: applied.inventory,
       ...(applied.clusterInventories ? { clusterInventories: applied.clusterInventories } : {}),
       externalChecksumRefs: applied.externalChecksumRefs,
+      // null removes a rollout the annotation no longer declares.
+      rollout: after ? after.plan.status : null,
     };
-    const failed = (message: string) => ({
+    const extra = { conditions, ...(recheckMs.length ? { recheckMs: Math.min(...recheckMs) } : {}) };
+    const failed = (message: string): Attempt => ({
+      ...extra,
       outcome: new ReconcileFailure("ReconciliationFailed", message),
       status: {
         ...kept,
@@ -160,9 +212,11 @@ export class ResourceSetReconciler extends ObjectReconciler<ResourceSet> {
         return failed(`reconciliation failed: ${(err as Error).message}`);
       }
     }
-    const message = `Reconciliation finished in ${goDuration(Date.now() - started)}`;
+    const staged = after && !after.plan.done ? `; rollout: ${rolloutSummary(after.plan.status)}` : "";
+    const message = `Reconciliation finished in ${goDuration(Date.now() - started)}${staged}`;
     const history = record("ReconciliationSucceeded");
     return {
+      ...extra,
       outcome: { reason: "ReconciliationSucceeded", message, event: { reason: "ReconciliationSucceeded", message } },
       status: { ...kept, lastAppliedRevision: digest, history },
     };

@@ -3,6 +3,7 @@
 // and its providers', Flatten or Permute), the build, commonMetadata — once for its own cluster, or once per
 // selected fleet Cluster (fleet.flotilla.dev/target-clusters, decision 0048) with that cluster's group;
 // each target's objects also by spec.steps entry (decision 0052), applied in that order.
+import { createHash } from "node:crypto";
 import type { FleetCluster } from "../../api/fleet/cluster.js";
 import type { KubeObject } from "../../api/meta/object.js";
 import type { ResourceSet } from "../../api/operator/resourceset.js";
@@ -35,7 +36,19 @@ export interface RenderedResourceSet {
   /** Whether the ResourceSet targets fleet Clusters (then `targets` has one entry per selected Cluster). */
   clusterMode: boolean;
   targets: RenderedTarget[];
+  /**
+   * What this render is made of — the spec and the inputs before each Cluster's are added — as a digest:
+   * the revision a staged rollout moves from stage to stage (decision 0053). A Cluster's own values are not
+   * in it: a Cluster the render reached gets them at each reconcile.
+   */
+  revision: string;
 }
+
+const revisionOf = (r: ResourceSet, inputs: InputSet[]) =>
+  "sha256:" +
+  createHash("sha256")
+    .update(JSON.stringify({ spec: r.spec, inputs }))
+    .digest("hex");
 
 const stalled = (prefix: string) => (m: string) =>
   new ReconcileFailure("BuildFailed", `${prefix}: ${m}`, { stalled: true });
@@ -91,7 +104,11 @@ export async function renderResourceSet(local: Cluster, r: ResourceSet): Promise
     } catch (err) {
       throw asFailure(err, stalled("build failed"));
     }
-    return { clusterMode: false, targets: [finish(targetOf(steps, inputs.length))] };
+    return {
+      clusterMode: false,
+      targets: [finish(targetOf(steps, inputs.length))],
+      revision: revisionOf(r, inputs),
+    };
   }
   const targets: RenderedTarget[] = [];
   for (const cluster of await selectedClusters(local, r, selector)) {
@@ -105,5 +122,5 @@ export async function renderResourceSet(local: Cluster, r: ResourceSet): Promise
     }
     targets.push(finish(targetOf(steps, group.length, cluster)));
   }
-  return { clusterMode: true, targets };
+  return { clusterMode: true, targets, revision: revisionOf(r, inputs) };
 }

@@ -46,6 +46,7 @@ export const resourceSetController: ControllerSetup<Pick<ControllerDeps, "cluste
     new ResourceSetReconciler(cluster, events, {
       defaultServiceAccount: flags.defaultServiceAccount,
       requeueDependencyMs: flags.requeueDependencyMs,
+      clusterRemovalGraceMs: flags.clusterRemovalGraceMs,
     }),
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RolloutStatus } from "../../api/fleet/rollout.js";
-import { budgetOf, haltStage, type Member, planRollout, type PlanInput } from "./plan.js";
+import { budgetOf, haltStage, type Member, planRollout, type PlanInput } from "./rollout-plan.js";
 
 const R0 = "main@sha1:0000000000";
 const R1 = "main@sha1:1111111111";
