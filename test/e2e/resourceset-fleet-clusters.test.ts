@@ -111,10 +111,7 @@ beforeAll(async () => {
       spec: { kubeConfig: { secretRef: { name: secret, key: "admin.conf" } }, variables: { target_ns: remoteNs[t] } },
     });
   }
-  await h.mgmt.client.create(
-    rsets(),
-    rsetObject("apps", TARGETS, rsetSpec(["a", "b"], "1")),
-  );
+  await h.mgmt.client.create(rsets(), rsetObject("apps", TARGETS, rsetSpec(["a", "b"], "1")));
 }, 180_000);
 afterAll(async () => h?.cleanup());
 
