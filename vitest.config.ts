@@ -35,6 +35,8 @@ export const LONG_E2E = [
   "test/e2e/resourceset-forge-inputs.test.ts",
   // Three controller processes (a main and two shards posting their events to it): 68 s on the loaded machine.
   "test/e2e/notification-shards.test.ts",
+  // A controller, a dashboard and Chromium over ResourceSets, a FluxInstance and Notifications: ~60 s loaded.
+  "test/e2e/dashboard-resourcesets.test.ts",
 ];
 const E2E = {
   globalSetup: ["./test/support/global-fleet.ts"],
