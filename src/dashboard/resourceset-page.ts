@@ -18,7 +18,7 @@ import {
   selectedClusters,
 } from "../controllers/resourceset/cluster-targets.js";
 import { combineInputs, type InputSet, orderProviders } from "../controllers/resourceset/inputs.js";
-import { exported, findProviders } from "../controllers/resourceset/providers.js";
+import { exported, findProviders, ownInputs } from "../controllers/resourceset/providers.js";
 import { redactedAddress } from "../controllers/notification/send.js";
 import { inventoryTree } from "./inventory-tree.js";
 
@@ -107,13 +107,7 @@ export async function resourceSetDetails(cache: FleetCache, r: ResourceSet) {
   let inputsError: string | undefined;
   try {
     providers = await findProviders(cache.kube, r);
-    const own = {
-      apiVersion: "fluxcd.controlplane.io/v1",
-      kind: "ResourceSet",
-      name: r.metadata.name,
-      namespace: r.metadata.namespace!,
-      inputs: r.spec.inputs ?? [],
-    };
+    const own = ownInputs(r);
     const strategy = r.spec.inputStrategy?.name ?? "Flatten";
     const sets = combineInputs(
       strategy,

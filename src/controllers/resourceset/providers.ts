@@ -51,6 +51,17 @@ export function exported(p: ResourceSetInputProvider): InputSource {
   };
 }
 
+/** The ResourceSet's own spec.inputs as an input source, ordered with its providers' (the operator's order). */
+export function ownInputs(rset: ResourceSet): InputSource {
+  return {
+    apiVersion: "fluxcd.controlplane.io/v1",
+    kind: "ResourceSet",
+    name: rset.metadata.name,
+    namespace: rset.metadata.namespace!,
+    inputs: rset.spec.inputs ?? [],
+  };
+}
+
 export async function readProviders(cluster: Cluster, rset: ResourceSet): Promise<InputSource[]> {
   return (await findProviders(cluster, rset)).map(exported);
 }

@@ -19,7 +19,7 @@ import {
 } from "./build.js";
 import { clusterInputs, clusterKey, clusterSelectorOf, selectedClusters } from "./cluster-targets.js";
 import { combineInputs, type InputSet, orderProviders } from "./inputs.js";
-import { readProviders } from "./providers.js";
+import { ownInputs, readProviders } from "./providers.js";
 import { refuseObjectAnnotations, RESOURCESET_UNSUPPORTED } from "./unsupported.js";
 
 export interface RenderedTarget {
@@ -76,13 +76,7 @@ export async function renderResourceSet(local: Cluster, r: ResourceSet): Promise
     throw asFailure(err, stalled("build failed"));
   }
   try {
-    const own = {
-      apiVersion: "fluxcd.controlplane.io/v1",
-      kind: "ResourceSet",
-      name: r.metadata.name,
-      namespace: r.metadata.namespace!,
-      inputs: r.spec.inputs ?? [],
-    };
+    const own = ownInputs(r);
     const sources = orderProviders(own, await readProviders(local, r));
     inputs = combineInputs(
       r.spec.inputStrategy?.name ?? "Flatten",
