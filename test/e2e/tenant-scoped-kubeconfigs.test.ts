@@ -45,18 +45,21 @@ describe("a kubeconfig bound by RBAC to one namespace", () => {
     expect((await tenant1.client.get<{ data: Record<string, string> }>(path)).data).toEqual({ v: "1" });
 
     // The user may not list ConfigMaps cluster-wide: only a watch in its namespace can see this edit
-    // (the interval is an hour). Edited until put back, as the watch may still be falling back. The
-    // edit comes from another process: the drift watch ignores this process's own writes.
+    // (the interval is an hour). Edited again, each time to a new value, until put back: the namespace
+    // watch's first list is its baseline, so an edit made while it is still falling back (a loaded CI
+    // machine) is not drift to it, and only a later edit is an event it must see. The edit comes from
+    // another process: the drift watch ignores this process's own writes.
+    let edits = 0;
     const handEdit = () =>
       execFileSync(join(toolsDir(), "bin", "kubectl"), [
         ...["--kubeconfig", plane("tenant1").kubeconfig, "-n", scopedNs, "patch", "configmap", "scoped"],
-        ...["--type", "merge", "-p", JSON.stringify({ data: { v: "edited" } })],
+        ...["--type", "merge", "-p", JSON.stringify({ data: { v: `edited-${++edits}` } })],
       ]);
     const read = async () => (await tenant1.client.get<{ data: Record<string, string> }>(path)).data.v;
     await eventually(
       "a hand edit put back",
       async () => {
-        if ((await read()) === "1") handEdit();
+        handEdit();
         return eventually("put back", async () => (await read()) === "1", 10_000).then(
           () => true,
           () => false,
