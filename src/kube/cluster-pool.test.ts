@@ -53,6 +53,17 @@ describe("a kubeconfig read again under the same name", () => {
     ]);
   });
 
+  it("tells who asked (a wait's watches) when the old entry closes, once, and at once if already closed", () => {
+    const { pool } = poolAt();
+    const old = pool.claim("secret ns/kc", endpoint());
+    const told: string[] = [];
+    old.onClose(() => told.push("watches"));
+    pool.claim("secret ns/kc", endpoint({ certPem: "CERT-2", keyPem: "KEY-2" }));
+    expect(told).toEqual(["watches"]);
+    old.onClose(() => told.push("late"));
+    expect(told).toEqual(["watches", "late"]);
+  });
+
   it("keeps the old entry while another name still points at it", () => {
     const { pool } = poolAt();
     const shared = pool.claim("secret a/kc", endpoint());

@@ -52,6 +52,7 @@ export class PoolEntry {
   private connection?: { certKey: string; dispatcher: Dispatcher; streams: Dispatcher };
   private tokenFile?: TokenFile;
   private exec?: ExecCredential;
+  private readonly closeHandlers = new Set<() => void>();
 
   constructor(
     readonly fingerprint: string,
@@ -76,6 +77,18 @@ export class PoolEntry {
 
   get requestsInFlight(): number {
     return this.inFlight;
+  }
+
+  /** Calls `fn` when the pool closes this entry (e.g. its credential was rotated): end your streams on it. */
+  onClose(fn: () => void): void {
+    if (this.closed) fn();
+    else this.closeHandlers.add(fn);
+  }
+
+  /** The pool closed this entry: tell who asked. */
+  notifyClosed(): void {
+    for (const fn of this.closeHandlers) fn();
+    this.closeHandlers.clear();
   }
 
   /** Marks a request (or a watch stream) as running: a running entry is never idle. */
@@ -260,6 +273,7 @@ export class ClusterPool {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
+    entry.notifyClosed();
     // At shutdown everything goes now (as before the pool); otherwise running requests finish first.
     return reason === "shutdown" || entry.requestsInFlight === 0 ? entry.release() : Promise.resolve();
   }

@@ -1,7 +1,10 @@
 // Prune, health and secrets with the resource manager on a real apiserver.
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../src/api/meta/object.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { changeHub } from "../../src/ssa/health/change-hub.js";
 import {
+  compileHealthExpressions,
   DryRunError,
   formatChangeSet,
   HealthCheckError,
@@ -11,7 +14,7 @@ import {
   ResourceManagerError,
   waitForSet,
 } from "../../src/ssa/index.js";
-import { planeCluster, testNamespace } from "../support/fleet-context.js";
+import { eventually, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { configMap, deployment } from "../support/objects.js";
 
 const owner = { group: "kustomize.toolkit.fluxcd.io", name: "apps", namespace: "flux-system" };
@@ -151,5 +154,59 @@ describe("secrets", () => {
     expect(text).toContain(`Secret/${ns}/creds`);
     expect(text).not.toContain(secretValue);
     expect(text).not.toContain(Buffer.from(secretValue).toString("base64"));
+  });
+});
+
+describe("waits that read an object again when it changes (watchChanges, decision 0055)", () => {
+  const gate = (ns: string, name: string, ready: string): KubeObject => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace: ns },
+    data: { ready },
+  });
+  // kstatus calls any ConfigMap Current; these expressions make one wait for data.ready.
+  const expressions = compileHealthExpressions([
+    { apiVersion: "v1", kind: "ConfigMap", current: "data.ready == 'yes'" },
+  ]);
+
+  it("ends when a watched object changes, long before its next scheduled read", async () => {
+    const ns = await testNamespace(cluster.client, "watch-changes");
+    await manager.apply([gate(ns, "gate", "no")]);
+    const started = Date.now();
+    // With a one-hour interval the scheduled reads come at 0.1, 0.3, 0.7, 1.5, 3.1, 6.3, 12.7 s, ...
+    const waiting = waitForSet(cluster, [gate(ns, "gate", "no")], {
+      timeoutMs: 120_000,
+      intervalMs: 3_600_000,
+      expressions,
+      watchChanges: true,
+    });
+    let ended: number | undefined;
+    void waiting.then(() => (ended = Date.now()));
+    await sleep(7_000); // past the 6.3 s read: the next scheduled one is at 12.7 s
+    expect(ended, "the wait must not end before the object is ready").toBeUndefined();
+    await manager.apply([gate(ns, "gate", "yes")]);
+    await waiting;
+    expect(ended! - started, "ended by the watch's change notice, not by the 12.7 s read").toBeLessThan(12_500);
+  });
+
+  it("shares one watch per kind and namespace between waits, and still ends each by its own object", async () => {
+    const ns = await testNamespace(cluster.client, "watch-shared");
+    await manager.apply([gate(ns, "a", "no"), gate(ns, "b", "no")]);
+    const options = { timeoutMs: 120_000, intervalMs: 3_600_000, expressions, watchChanges: true };
+    const a = waitForSet(cluster, [gate(ns, "a", "no")], options);
+    const b = waitForSet(cluster, [gate(ns, "b", "no")], options);
+    let aDone = false;
+    void a.then(() => (aDone = true));
+    const mine = () =>
+      changeHub(cluster)
+        .watching()
+        .filter((k) => k.endsWith(`/${ns}`));
+    await eventually("the ConfigMap watch of the namespace", async () => mine().length > 0, 30_000, 50);
+    expect(mine()).toEqual([`/v1/ConfigMap/${ns}`]);
+    await manager.apply([gate(ns, "b", "yes")]);
+    await b;
+    expect(aDone, "b's change does not end a's wait").toBe(false);
+    await manager.apply([gate(ns, "a", "yes")]);
+    await a;
   });
 });

@@ -36,6 +36,8 @@ export const pollerWait =
         timeoutMs: w.timeoutMs,
         intervalMs: POLL_MS,
         failFast: true,
+        // A release's objects are read again when they change (one watch per kind and namespace, shared).
+        watchChanges: true,
         expressions,
         signal,
         jobsWithTtl: new Set(w.objects.filter((o) => o.ttlAfterFinished).map((o) => `${o.namespace ?? ""}/${o.name}`)),

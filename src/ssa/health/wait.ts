@@ -8,6 +8,7 @@ import type { KubeObject } from "../../api/meta/object.js";
 import { HealthCheckError } from "../errors.js";
 import { type ExpressionHealth, HealthExpressionCostError } from "./expressions.js";
 import { computeHealth, type Health, podProblems } from "./status.js";
+import { ChangeNotices } from "./change-notices.js";
 
 export interface WaitOptions {
   timeoutMs: number;
@@ -21,6 +22,11 @@ export interface WaitOptions {
    * finished, so not found counts as Current (fluxcd/pkg/ssa WaitOptions.JobsWithTTL).
    */
   jobsWithTtl?: ReadonlySet<string>;
+  /**
+   * Read an object again as soon as a shared watch of its kind says it changed (change-hub.ts), not only
+   * on the poll schedule: the wait ends within a read of the object's last change (decision 0055).
+   */
+  watchChanges?: boolean;
   /** Stops the wait (its caller gave up, e.g. a helm action cancelled): the wait rejects with an AbortError. */
   signal?: AbortSignal;
 }
@@ -63,28 +69,61 @@ const ttlJobGone = (r: ObjectRef, h: Health, ttl?: ReadonlySet<string>) =>
   r.apiVersion.startsWith("batch/") &&
   !!ttl?.has(`${r.metadata.namespace ?? ""}/${r.metadata.name}`);
 
+/** The first read again after the first poll; each next one waits twice as long, up to the interval. */
+export const FIRST_REPOLL_MS = 100;
+
+/**
+ * The delays between polls: 100 ms, 200 ms, 400 ms, ... up to `intervalMs`, then `intervalMs`. Objects
+ * just applied are mostly Current within a few hundred milliseconds (a Deployment's observedGeneration,
+ * a Job's start): a fixed 2 s period made every wait at least 2 s, which bounded a fleet's HelmReleases
+ * (decision 0055). A slow object costs a few more reads in its first seconds, then the interval as before.
+ */
+export function* pollDelays(intervalMs: number): Generator<number, never> {
+  let delay = Math.min(FIRST_REPOLL_MS, intervalMs);
+  for (;;) {
+    yield delay;
+    delay = Math.min(delay * 2, intervalMs);
+  }
+}
+
 export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: WaitOptions): Promise<void> {
   if (refs.length === 0) return;
-  const interval = options.intervalMs ?? 2000;
+  const delays = pollDelays(options.intervalMs ?? 2000);
   const deadline = Date.now() + options.timeoutMs;
-  let last = new Map<ObjectRef, Health>();
-  for (;;) {
-    options.signal?.throwIfAborted();
-    // A read that fails (a dropped connection under load) keeps the last known status.
-    const polled = await Promise.all(
-      refs.map(async (r) => [r, await healthOf(cluster, r, options.expressions)] as const),
-    );
-    last = new Map(
-      polled.map(([r, h]) => [
-        r,
-        h.status === "Unknown" && last.has(r) ? last.get(r)! : ttlJobGone(r, h, options.jobsWithTtl) ? TTL_GONE : h,
-      ]),
-    );
-    const statuses = [...last.values()].map((h) => h.status);
-    if (statuses.every((s) => s === "Current")) return;
-    const anyFailed = statuses.includes("Failed");
-    if ((options.failFast && anyFailed) || Date.now() >= deadline) break;
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), undefined, { signal: options.signal });
+  const last = new Map<ObjectRef, Health>();
+  const changes = options.watchChanges ? new ChangeNotices(cluster, refs, options.signal) : undefined;
+  try {
+    let toRead = refs;
+    let scheduled = 0; // when every object not known Current is read again
+    for (;;) {
+      options.signal?.throwIfAborted();
+      // A read that fails (a dropped connection under load) keeps the last known status.
+      const polled = await Promise.all(
+        toRead.map(async (r) => [r, await healthOf(cluster, r, options.expressions)] as const),
+      );
+      for (const [r, h] of polled)
+        last.set(
+          r,
+          h.status === "Unknown" && last.has(r) ? last.get(r)! : ttlJobGone(r, h, options.jobsWithTtl) ? TTL_GONE : h,
+        );
+      const statuses = [...last.values()].map((h) => h.status);
+      if (statuses.every((s) => s === "Current")) return;
+      const anyFailed = statuses.includes("Failed");
+      if ((options.failFast && anyFailed) || Date.now() >= deadline) break;
+      if (Date.now() >= scheduled) scheduled = Date.now() + delays.next().value;
+      const until = Math.max(0, Math.min(scheduled, deadline) - Date.now());
+      if (!changes) {
+        await sleep(until, undefined, { signal: options.signal });
+        continue;
+      }
+      // Watched objects are read again when they change; on schedule, every one not Current (or unwatched).
+      const changed = (await changes.next(until)) ?? [];
+      const due = Date.now() >= scheduled || Date.now() >= deadline;
+      const pending = due ? refs.filter((r) => last.get(r)?.status !== "Current" || !changes.watched(r)) : [];
+      toRead = [...new Set([...changed, ...pending])];
+    }
+  } finally {
+    changes?.close();
   }
   const notReady = await Promise.all(
     [...last.entries()]
