@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HelmRelease, helmReleaseCrd } from "../../src/api/helm/helmrelease.js";
 import type { KubeObject } from "../../src/api/meta/object.js";
+import { ociRepositoryCrd } from "../../src/api/source/oci-repository.js";
 import { toolsDir } from "../../src/binaries/tools-dir.js";
 import { helmReleaseController } from "../../src/controllers/helmrelease/setup.js";
 import { createController } from "../../src/controllers/kit/setup.js";
@@ -83,7 +84,9 @@ async function createRelease(name: string, secret: string, message: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ namespaces: { app: "hrtk" }, crds: [helmReleaseCrd()] as unknown as KubeObject[] });
+  // OCIRepository too: the HelmRelease controller watches chartRef sources, whichever file ran first.
+  const crds = [helmReleaseCrd(), ociRepositoryCrd()] as unknown as KubeObject[];
+  h = await startHarness({ namespaces: { app: "hrtk" }, crds });
   ns = h.ns.app;
   charts = await startChartRepo();
   h.onCleanup(() => charts.close());
