@@ -15,9 +15,13 @@
 // usage: node bench/vs-flux.bench.mjs [--kustomizations 100,500,1000] [--helmreleases 100,500] [--source git|oci]
 //        [--order alternate|flotilla-first|flux-first] [--concurrent 20] [--kube-api-qps 50]
 //        [--kube-api-burst 300] [--timeout-minutes 30] [--tmpdir /dev/shm] [--only flotilla|flux]
+//        [--plane-kcm-qps 200]
+// --plane-kcm-qps raises the plane's kube-controller-manager client limit (default QPS 20, burst 30) for both
+// tools: at the default its deployment controller, not either tool, bounds HelmReleases (decision 0055).
 // --only runs one of the two (to iterate on one controller's figures; the ratio then reads n/a).
 // Profiling flotilla's side (decision 0042): FLOTILLA_BENCH_CONTROLLER_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>"
-// gives the controller Node flags, FLOTILLA_HELM_ENGINE_CPUPROFILE=<file> makes the helm engine write Go CPU profiles.
+// gives the controller Node flags, FLOTILLA_HELM_ENGINE_CPUPROFILE=<file> makes the helm engine write Go CPU profiles,
+// FLOTILLA_BENCH_AUDIT=<file> keeps the plane's audit log of the controllers' requests (a per-request timeline).
 import * as fc from "./support/flux-controllers.mjs";
 import { tmpfsOrTmpdir } from "./support/controller-bench.mjs";
 import { machineLine, report } from "./support/vs-flux-report.mjs";
@@ -44,13 +48,21 @@ const LIMITS = {
   burst: argOf("kube-api-burst", "300"),
 };
 const BASE = argOf("tmpdir", tmpfsOrTmpdir());
+const KCM_QPS = argOf("plane-kcm-qps", "") ? Number(argOf("plane-kcm-qps")) : undefined;
+if (KCM_QPS !== undefined && !(KCM_QPS >= 1)) throw new Error("--plane-kcm-qps must be a number of at least 1");
 const TIMEOUT_MS = Number(argOf("timeout-minutes", "30")) * 60_000;
 
 const { closeAllConnections, setDefaultRateLimit } = await import("../dist/kube/client.js");
 setDefaultRateLimit({ qps: 1000, burst: 2000 }); // the benchmark's own client must not be what limits the run
-const OPTIONS = { order: ORDER, only: ONLY, source: SOURCE, limits: LIMITS, base: BASE, timeoutMs: TIMEOUT_MS };
+const OPTIONS = {
+  ...{ order: ORDER, only: ONLY, source: SOURCE, limits: LIMITS, base: BASE, timeoutMs: TIMEOUT_MS },
+  kcmQps: KCM_QPS,
+};
 
 console.log(machineLine(LIMITS, fc.fluxVersions(), BASE));
+console.log(
+  `plane: kube-controller-manager client ${KCM_QPS ? `QPS ${KCM_QPS}, burst ${2 * KCM_QPS} (--plane-kcm-qps)` : "QPS 20, burst 30 (its defaults)"}`,
+);
 if (SOURCE === "oci") console.log("source: a local OCI registry through an OCIRepository (--source oci)");
 for (const [s, [kind, n]] of SHAPES.entries())
   try {

@@ -2,7 +2,7 @@
 // fresh local plane, flotilla's run and Flux's one after the other (support/vs-flux-run.mjs), everything
 // started stopped on the way out. A fresh plane per shape keeps the runs comparable: each N starts from an
 // empty etcd and cold apiserver caches, whatever ran before.
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appFiles } from "./controller-bench.mjs";
 import { startChartServer } from "./chart-server.mjs";
@@ -49,6 +49,43 @@ function fluxFor(kind) {
  * (where planes live), timeoutMs (each run's wait for all Ready), capMs ({flotilla?, flux?}: per side, instead
  * of timeoutMs), progress (optional (line) => void).
  */
+/**
+ * FLOTILLA_BENCH_AUDIT=<file>: the plane's audit log of the controllers' requests (Metadata level, the
+ * benchmark's own system:masters requests left out) is copied to <file> — a per-request timeline for profiling.
+ */
+function auditArgs(work) {
+  const out = process.env.FLOTILLA_BENCH_AUDIT;
+  if (!out) return [];
+  const policy = join(work, "audit-policy.yaml");
+  writeFileSync(
+    policy,
+    [
+      "apiVersion: audit.k8s.io/v1",
+      "kind: Policy",
+      "omitStages: [RequestReceived]",
+      "rules:",
+      "  - level: None",
+      "    userGroups: [system:masters, system:nodes, system:serviceaccounts]",
+      "  - level: None",
+      "    users: [system:kube-controller-manager, system:kube-scheduler, system:apiserver]",
+      "  - level: Metadata",
+      "",
+    ].join("\n"),
+  );
+  later(() => copyFileSync(join(work, "audit.log"), out));
+  return [`--audit-policy-file=${policy}`, `--audit-log-path=${join(work, "audit.log")}`, "--audit-log-maxsize=0"];
+}
+
+/**
+ * --plane-kcm-qps N: the plane's kube-controller-manager talks to its apiserver at N requests per second
+ * (burst 2N) instead of its default 20 (burst 30). Each 0-replica Deployment costs its deployment
+ * controller four requests before kstatus counts it Current, so at the default no tool can have more
+ * than five HelmReleases' Deployments become Current per second (decision 0055). Same for both tools.
+ */
+function kcmArgs(o) {
+  return o.kcmQps ? [`--kube-api-qps=${o.kcmQps}`, `--kube-api-burst=${2 * o.kcmQps}`] : [];
+}
+
 export async function runShape(kind, n, s, o) {
   const fluxFirst = o.order === "flux-first" || (o.order === "alternate" && s % 2 === 1);
   const flux = fluxFor(kind);
@@ -59,7 +96,7 @@ export async function runShape(kind, n, s, o) {
   const dir = join(work, "fleet");
   later(() => rmSync(work, { recursive: true, force: true }));
   later(() => downFleet(dir));
-  const fleet = await upFleet({ dir, tenants: 0 });
+  const fleet = await upFleet({ dir, tenants: 0, apiserverArgs: auditArgs(work), controllerManagerArgs: kcmArgs(o) });
   o.progress?.(`${n} ${kind}: fresh plane up`);
   const p = fleet.state.planes[0];
   const admin = new KubeClient(endpointFromKubeconfigFile(p.superAdminKubeconfig)); // system:masters: APF-exempt

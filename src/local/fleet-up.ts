@@ -31,6 +31,8 @@ export interface FleetUpOptions {
   etcdPort?: number;
   /** Extra kube-apiserver flags for every plane (feature gates, audit logging, ...). */
   apiserverArgs?: string[];
+  /** Extra kube-controller-manager flags for every plane (benchmarks: its client's QPS and burst). */
+  controllerManagerArgs?: string[];
   /** Per-step readiness timeout. */
   timeoutMs?: number;
   toolchain?: Toolchain;
@@ -121,7 +123,15 @@ export async function upFleet(options: FleetUpOptions): Promise<FleetUpResult> {
     save();
     log(`starting ${planes.length} control plane${planes.length > 1 ? "s" : ""}: ${planeNames.join(", ")}`);
 
-    const ctx = { state, save, toolchain, etcdPort, timeoutMs, apiserverArgs: options.apiserverArgs };
+    const ctx = {
+      state,
+      save,
+      toolchain,
+      etcdPort,
+      timeoutMs,
+      apiserverArgs: options.apiserverArgs,
+      controllerManagerArgs: options.controllerManagerArgs,
+    };
     const starts = await mapSettled(planes, PLANE_START_CONCURRENCY, (p) => startPlane(p, ctx));
     const failed = starts.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;

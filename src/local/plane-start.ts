@@ -26,6 +26,8 @@ export interface PlaneStart {
   timeoutMs: number;
   /** Extra kube-apiserver flags (feature gates, audit logging, ...). */
   apiserverArgs?: string[];
+  /** Extra kube-controller-manager flags (benchmarks: its client's QPS). */
+  controllerManagerArgs?: string[];
 }
 
 /** Starts a process of `plane` (or the shared etcd) and records it in the state at once. */
@@ -86,7 +88,7 @@ export async function startPlane(
       clientCaFile: pki.ca,
       caKeyFile: pki.caKey,
       serviceAccountKeyFile: pki.serviceAccountKey,
-    }),
+    }).concat(ctx.controllerManagerArgs ?? []),
   );
   const scheduler = await start(
     "kube-scheduler",
