@@ -91,7 +91,9 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
   const delays = pollDelays(options.intervalMs ?? 2000);
   const deadline = Date.now() + options.timeoutMs;
   const last = new Map<ObjectRef, Health>();
-  const changes = options.watchChanges ? new ChangeNotices(cluster, refs, options.signal) : undefined;
+  // Watches start only when the first read leaves something to wait for (most waits end there); their
+  // first list tells every waiter to read again, so a change between that read and the watch is not lost.
+  let changes: ChangeNotices | undefined;
   try {
     let toRead = refs;
     let scheduled = 0; // when every object not known Current is read again
@@ -110,6 +112,7 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
       if (statuses.every((s) => s === "Current")) return;
       const anyFailed = statuses.includes("Failed");
       if ((options.failFast && anyFailed) || Date.now() >= deadline) break;
+      if (options.watchChanges && !changes) changes = new ChangeNotices(cluster, refs, options.signal);
       if (Date.now() >= scheduled) scheduled = Date.now() + delays.next().value;
       const until = Math.max(0, Math.min(scheduled, deadline) - Date.now());
       if (!changes) {
@@ -117,9 +120,10 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
         continue;
       }
       // Watched objects are read again when they change; on schedule, every one not Current (or unwatched).
-      const changed = (await changes.next(until)) ?? [];
+      const notices = changes;
+      const changed = (await notices.next(until)) ?? [];
       const due = Date.now() >= scheduled || Date.now() >= deadline;
-      const pending = due ? refs.filter((r) => last.get(r)?.status !== "Current" || !changes.watched(r)) : [];
+      const pending = due ? refs.filter((r) => last.get(r)?.status !== "Current" || !notices.watched(r)) : [];
       toRead = [...new Set([...changed, ...pending])];
     }
   } finally {
