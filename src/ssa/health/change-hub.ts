@@ -3,11 +3,10 @@
 // only on its poll schedule (decision 0055). A notice only says "read it again": the wait still judges
 // the object by a fresh GET, so an event from before its apply can never end a wait. A watch that fails
 // (RBAC without watch, an unreachable cluster) stops; the waits on it keep polling as before.
-import type { Cluster } from "../../kube/cluster.js";
+import type { Cluster, ObjectRef } from "../../kube/cluster.js";
 import type { PoolEntry } from "../../kube/cluster-pool.js";
 import { gvkOf } from "../../kube/object.js";
 import { Watcher } from "../../kube/watch.js";
-import type { ObjectRef } from "../../kube/cluster.js";
 
 /** How long a watch outlives its last waiter: the next release in the namespace reuses it. */
 export const WATCH_LINGER_MS = 30_000;
@@ -110,8 +109,8 @@ const hubs = new WeakMap<PoolEntry, Map<string, ChangeHub>>();
 
 export function changeHub(cluster: Cluster): ChangeHub {
   const entry = cluster.client.connection;
-  const byUser = hubs.get(entry) ?? new Map<string, ChangeHub>();
-  hubs.set(entry, byUser);
+  let byUser = hubs.get(entry);
+  if (!byUser) hubs.set(entry, (byUser = new Map()));
   const who = JSON.stringify(cluster.client.impersonate ?? null);
   let hub = byUser.get(who);
   if (!hub) {
