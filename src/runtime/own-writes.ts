@@ -4,14 +4,7 @@
 // inventory. So each write's response is kept and the newer of the two (by resourceVersion, which
 // this apiserver hands out from etcd's increasing revision) is used.
 import type { KubeObject } from "../api/meta/object.js";
-
-const revision = (o: KubeObject) => {
-  try {
-    return BigInt(o.metadata.resourceVersion ?? "0");
-  } catch {
-    return -1n;
-  }
-};
+import { revisionOf as revision } from "../kube/resource-version.js";
 
 export class OwnWrites<T extends KubeObject> {
   private readonly last = new Map<string, T>();

@@ -71,6 +71,22 @@ describe("fetching a source's artifact for its consumers", () => {
     expect(requests - before).toBe(1);
   });
 
+  it("reads a source from whichever controller's cache has seen its newest write (caches lag each other)", async () => {
+    const fetcher = new SourceFetcher({} as KubeClient);
+    const copy = (resourceVersion: string, revision: string) => ({
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      kind: "OCIRepository",
+      metadata: { name: "web", resourceVersion },
+      status: { artifact: { ...artifact, revision } },
+    });
+    // The Kustomization controller's informer first, still at the old revision; the HelmRelease one's has the new.
+    fetcher.useCache(() => copy("1000", "1.0.0"));
+    fetcher.useCache(() => copy("1021", "1.1.0"));
+    fetcher.useCache(() => undefined);
+    const read = await fetcher.source<{ status: { artifact: Artifact } }>({ kind: "OCIRepository", name: "web" }, "ns");
+    expect(read.status.artifact.revision).toBe("1.1.0");
+  });
+
   it("keeps the same bytes as a tarball unpacked for one source and as a file for another (an OCI chart layer and its HelmChart)", async () => {
     const fetcher = new SourceFetcher({} as KubeClient, join(root, "shapes-cache"));
     const asChart: Artifact = { ...artifact, path: "helmchart/ns/web/web-1.0.0.tgz", revision: "1.0.0" };

@@ -11,6 +11,7 @@ import { pathOf } from "../api/paths.js";
 import type { KubeClient } from "../kube/client.js";
 import { NotFoundError } from "../kube/errors.js";
 import type { KubeObject } from "../api/meta/object.js";
+import { newestOf } from "../kube/resource-version.js";
 import type { Artifact } from "../api/meta/artifact.js";
 import { ArtifactDownloadError } from "./artifact/errors.js";
 import { extractTarball } from "./artifact/extract.js";
@@ -66,7 +67,10 @@ export class SourceFetcher {
 
   /**
    * Read sources from a cache (a consumer controller's source informers) instead of the API. One
-   * fetcher serves every controller of the process, each adding the caches it has: all are tried.
+   * fetcher serves every controller of the process, each adding the caches it has: all are asked and the
+   * newest copy wins. Each cache has its own watch, so one can lag another: a HelmRelease woken by its
+   * informer's new OCIRepository revision must not read the Kustomization controller's older copy and
+   * take the old revision for current (it then waited for its interval).
    */
   useCache(lookup: SourceLookup): void {
     this.lookups.push(lookup);
@@ -77,10 +81,8 @@ export class SourceFetcher {
     const ns = ref.namespace ?? defaultNamespace;
     const kind = SOURCE_KINDS[ref.kind];
     if (!kind) throw new SourceNotFoundError(`source kind ${ref.kind} is not supported`);
-    for (const lookup of fresh ? [] : this.lookups) {
-      const cached = lookup(ref.kind, ref.name, ns);
-      if (cached) return cached as T;
-    }
+    const cached = fresh ? undefined : newestOf(this.lookups.map((lookup) => lookup(ref.kind, ref.name, ns)));
+    if (cached) return cached as T;
     // Not in the cache (not watched, not synced, or really missing): ask the API.
     try {
       return await this.client.get<T>(pathOf(kind, ns, ref.name));
