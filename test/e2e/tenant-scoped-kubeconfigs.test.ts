@@ -43,6 +43,12 @@ describe("a kubeconfig bound by RBAC to one namespace", () => {
     await h.waitReady("scoped", 120_000);
     const path = `/api/v1/namespaces/${scopedNs}/configmaps/scoped`;
     expect((await tenant1.client.get<{ data: Record<string, string> }>(path)).data).toEqual({ v: "1" });
+    // Its cluster-wide watch refused, the drift watch says when the namespace's watch has listed.
+    await eventually(
+      "the drift watch listed in the namespace",
+      async () => h.recentLog(`"owner":"${h.ns}/scoped"`).includes('"msg":"drift watch: listed"') || undefined,
+      60_000,
+    );
 
     // The user may not list ConfigMaps cluster-wide: only a watch in its namespace can see this edit
     // (the interval is an hour). Edited again, each time to a new value, until put back: the namespace
@@ -66,7 +72,10 @@ describe("a kubeconfig bound by RBAC to one namespace", () => {
         );
       },
       120_000,
-    );
+    ).catch((err: Error) => {
+      // What the drift watch and the reconciles did meanwhile (a CI failure was silent about it).
+      throw new Error(`${err.message}\ncontrollers' log:\n${h.recentLog(h.ns)}`);
+    });
     expect((await h.waitReady("scoped")).status?.conditions?.find((c) => c.type === "Ready")?.status).toBe("True");
   }, 300_000);
 

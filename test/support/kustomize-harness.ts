@@ -36,6 +36,8 @@ export const configMap = (name: string, namespace?: string, data: Record<string,
     data,
   });
 
+const RECENT_LOG_LINES = 400;
+
 export interface KustomizeHarness extends KustomizationsIn {
   mgmt: Cluster;
   repo: GitRepoHandle;
@@ -51,6 +53,8 @@ export interface KustomizeHarness extends KustomizationsIn {
   reconcileGitRepository(ns: string, name: string): Promise<Condition>;
   /** Another fresh namespace with its own GitRepository "platform" on the same repository (a tenant's). */
   addNamespace(prefix: string): Promise<KustomizationsIn>;
+  /** The controllers' last log lines (info and above) that contain `text`, for a failure's message. */
+  recentLog(text?: string): string;
   stop(): Promise<void>;
 }
 
@@ -65,7 +69,18 @@ export async function startKustomizeHarness(
   });
   const { mgmt } = h;
   const ns = h.ns.app;
-  const log = createLogger({ level: "error", write: () => {} });
+  // The controllers' last info lines are kept (recentLog) so a failing test can say what they did; with
+  // FLOTILLA_TEST_CONTROLLER_LOG set (=debug: at debug level) they are echoed as well.
+  const echo = process.env.FLOTILLA_TEST_CONTROLLER_LOG;
+  const recent: string[] = [];
+  const log = createLogger({
+    level: echo === "debug" ? "debug" : "info",
+    write: (line) => {
+      if (echo) process.stderr.write(`[controller] ${line}`);
+      recent.push(line.trimEnd());
+      if (recent.length > RECENT_LOG_LINES) recent.shift();
+    },
+  });
   const git: GitHttpServer = await startGitHttpServer();
   const repo = await git.createRepo("platform");
   await repo.commit({ "README.md": "platform\n" }, "init");
@@ -162,6 +177,7 @@ export async function startKustomizeHarness(
       });
     },
     copyAdminKubeconfig: (tenant) => h.copyKubeconfig(tenant, ns),
+    recentLog: (text = "") => recent.filter((l) => l.includes(text)).join("\n"),
     stop: () => h.cleanup(),
   };
   return harness;

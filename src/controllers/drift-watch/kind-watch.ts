@@ -79,6 +79,9 @@ export class KindWatch {
   /** Resolved once the first list is tracked: from then on a change is judged against it. */
   readonly firstListed: Promise<void>;
   private markListed!: () => void;
+  /** true once the first list is tracked, false if the watch was stopped before that. */
+  readonly settled: Promise<boolean>;
+  private markStopped!: () => void;
   private failing = false;
   private warnedBudget = false;
   /** The kind's resource name (plural), once discovery gave it: for deletions' refs. */
@@ -86,6 +89,8 @@ export class KindWatch {
 
   constructor(private readonly o: KindWatchOptions) {
     this.firstListed = new Promise((resolve) => (this.markListed = resolve));
+    const stopped = new Promise<void>((resolve) => (this.markStopped = resolve));
+    this.settled = Promise.race([this.firstListed.then(() => true), stopped.then(() => false)]);
     for (const [key, entry] of o.baseline ?? []) {
       if (o.namespace && !key.startsWith(`${o.namespace}/`)) continue;
       if (o.budget.used >= o.budget.max) break;
@@ -129,6 +134,7 @@ export class KindWatch {
   }
 
   async stop(): Promise<void> {
+    this.markStopped();
     await this.watcher.stop();
     this.o.budget.used -= this.tracked.size;
     this.tracked.clear();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Cluster } from "../../kube/cluster.js";
+import { ForbiddenError } from "../../kube/errors.js";
 import { DriftWatchSet, type WatchedCluster } from "./watch-set.js";
 
 // A cluster that is never reachable: each watch fails and backs off until stopped.
@@ -8,6 +9,26 @@ const offline = (key: string): WatchedCluster => ({
   name: key,
   cluster: { name: key, mapping: () => Promise.reject(new Error("offline")) } as unknown as Cluster,
 });
+// A credential bound to namespaces: a cluster-wide list is refused (403), a namespace's lists (empty);
+// its watch streams stay open until aborted.
+const scoped = (key: string): WatchedCluster => {
+  const refused = (path: string) =>
+    new ForbiddenError(key, 403, "Forbidden", { message: "forbidden" }, { method: "GET", path });
+  const client = {
+    listAll: (path: string) =>
+      path.includes("/namespaces/")
+        ? Promise.resolve({ items: [], resourceVersion: "1" })
+        : Promise.reject(refused(path)),
+    stream: (_path: string, _query: unknown, signal: AbortSignal) =>
+      new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
+  };
+  const mapping = { group: "", version: "v1", kind: "ConfigMap", resource: "configmaps", namespaced: true };
+  return {
+    key,
+    name: key,
+    cluster: { name: key, client, mapping: () => Promise.resolve(mapping) } as unknown as Cluster,
+  };
+};
 const CM = { group: "", version: "v1", kind: "ConfigMap" };
 const DEPLOY = { group: "apps", version: "v1", kind: "Deployment" };
 const SECRET = { group: "", version: "v1", kind: "Secret" };
@@ -73,5 +94,23 @@ describe("DriftWatchSet", () => {
     const started = Date.now();
     await s.stop();
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("says an owner's watches listed once the per-namespace watches replacing a refused cluster-wide one have", async () => {
+    const scopedTo: string[] = [];
+    const s = new DriftWatchSet({
+      labelGroup: "kustomize.toolkit.fluxcd.io",
+      own: { manager: "kustomize-controller", operation: "Apply" },
+      exemption: () => undefined,
+      onChange: () => {},
+      onError: () => {},
+      onLimit: () => {},
+      onScoped: (t) => scopedTo.push(t.name),
+    });
+    s.want("ns/a", scoped("tenant1"), [{ ...CM, namespaces: ["apps", "web"] }]);
+    await s.listed("ns/a");
+    expect(scopedTo).toEqual(["tenant1"]);
+    expect(s.stats()).toEqual([{ cluster: "tenant1", watches: 2, tracked: 0 }]);
+    await s.stop();
   });
 });

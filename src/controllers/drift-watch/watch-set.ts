@@ -128,13 +128,17 @@ export class DriftWatchSet {
 
   /**
    * Resolved once every running watch an owner needs has listed (kinds past the limit have none):
-   * before that, a change to its objects may be taken for the baseline and not reported.
+   * before that, a change to its objects may be taken for the baseline and not reported. A watch
+   * replaced before it listed (a refused cluster-wide watch, now one per namespace) is waited for in
+   * its replacements.
    */
-  listed(owner: string): Promise<void> {
-    const o = this.owners.get(owner);
-    const kinds = o ? this.clusters.get(o.cluster)?.kinds : undefined;
-    const watches = [...(o?.kinds ?? [])].flatMap((k) => [...(kinds?.get(k)?.watches.values() ?? [])]);
-    return Promise.all(watches.map((w) => w.firstListed)).then(() => {});
+  async listed(owner: string): Promise<void> {
+    for (;;) {
+      const o = this.owners.get(owner);
+      const kinds = o ? this.clusters.get(o.cluster)?.kinds : undefined;
+      const watches = [...(o?.kinds ?? [])].flatMap((k) => [...(kinds?.get(k)?.watches.values() ?? [])]);
+      if ((await Promise.all(watches.map((w) => w.settled))).every(Boolean)) return;
+    }
   }
 
   /** Watches running per cluster, and the objects they track. */
