@@ -10,6 +10,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { setDefaultRateLimit } from "../kube/client.js";
 import { Cluster } from "../kube/cluster.js";
+import { InformerSyncError } from "../kube/errors.js";
 import type { ClusterEndpoint } from "../kube/kubeconfig.js";
 import { Controller } from "../runtime/controller.js";
 import { EventRecorder } from "../runtime/events.js";
@@ -221,7 +222,10 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
         rateLimitIntervalMs: o.rateLimitIntervalMs,
         noCrossNamespaceRefs: o.noCrossNamespaceRefs,
       });
-    for (const c of controllers) await c.start();
+    for (const c of controllers) {
+      if (stopping) return; // a SIGTERM while starting: stop() ends what started
+      await c.start();
+    }
     // After the controllers: requests are looked up in the Receiver controller's synced cache.
     if (!o.eventsForwardUrl)
       receiverServer = await startReceiverServer({
@@ -277,6 +281,7 @@ export async function startManager(o: ManagerOptions): Promise<RunningManager> {
     void elector.run(
       () => {
         startControllers().catch((err) => {
+          if (stopping && err instanceof InformerSyncError && err.stopped) return; // stopped while starting
           o.log.error("starting controllers failed", { error: (err as Error).message });
           resolveDone(1);
           void stop();

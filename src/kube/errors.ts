@@ -80,6 +80,19 @@ export class ConnectionError extends KubeError {
   override name = "ConnectionError";
 }
 
+/** An informer did not list in time, or was stopped before it did (the process is shutting down). */
+export class InformerSyncError extends KubeError {
+  override name = "InformerSyncError";
+  constructor(
+    message: string,
+    cluster: string,
+    /** Stopped, not timed out: a shutdown, not a failure. */
+    readonly stopped = false,
+  ) {
+    super(message, cluster);
+  }
+}
+
 /** The kubeconfig itself is unusable; names the file or source and what is wrong. */
 export class KubeconfigError extends KubeError {
   override name = "KubeconfigError";

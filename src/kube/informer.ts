@@ -2,6 +2,7 @@
 // and indexes (e.g. Kustomizations by source), so controllers read from memory, not the apiserver.
 import type { Cluster } from "./cluster.js";
 import type { KubeObject } from "../api/meta/object.js";
+import { InformerSyncError } from "./errors.js";
 import { type WatchEvent, Watcher, type WatchTarget } from "./watch.js";
 
 export type IndexFunc = (obj: KubeObject) => string[];
@@ -22,10 +23,15 @@ export class Informer {
   private readonly handlers: InformerHandlers[] = [];
   private readonly watcher: Watcher;
   private synced = false;
-  private syncWaiters: (() => void)[] = [];
+  /** Called with nothing once synced, or with the reason it never will (stopped). */
+  private syncWaiters: ((err?: Error) => void)[] = [];
+  private stopped = false;
   lastError?: unknown;
 
-  constructor(cluster: Cluster, target: WatchTarget) {
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly target: WatchTarget,
+  ) {
     this.watcher = new Watcher(cluster, target, {
       onSync: (items) => this.replace(items),
       onEvent: (e) => this.handle(e),
@@ -51,7 +57,24 @@ export class Informer {
   }
 
   stop(): Promise<void> {
+    // A start still waiting for the first list must not wait out its timeout (a SIGTERM while starting).
+    this.stopped = true;
+    for (const w of this.syncWaiters.splice(0)) w(this.stoppedError());
     return this.watcher.stop();
+  }
+
+  /** "HelmChart.source.toolkit.fluxcd.io in namespace x": what a sync failure names. */
+  private what(): string {
+    const { gvk, namespace, labelSelector } = this.target;
+    return [
+      `${gvk.kind}${gvk.group ? `.${gvk.group}` : ""}`,
+      namespace ? ` in namespace ${namespace}` : "",
+      labelSelector ? ` (${labelSelector})` : "",
+    ].join("");
+  }
+
+  private stoppedError(): InformerSyncError {
+    return new InformerSyncError(`informer of ${this.what()} stopped before it synced`, this.cluster.name, true);
   }
 
   hasSynced(): boolean {
@@ -60,19 +83,22 @@ export class Informer {
 
   waitForSync(timeoutMs = 60_000): Promise<void> {
     if (this.synced) return Promise.resolve();
+    if (this.stopped) return Promise.reject(this.stoppedError());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () =>
           reject(
-            new Error(
-              `informer did not sync within ${timeoutMs} ms${this.lastError ? `: ${(this.lastError as Error).message}` : ""}`,
+            new InformerSyncError(
+              `informer of ${this.what()} did not sync within ${timeoutMs} ms${this.lastError ? `: ${(this.lastError as Error).message}` : ""}`,
+              this.cluster.name,
             ),
           ),
         timeoutMs,
       );
-      this.syncWaiters.push(() => {
+      this.syncWaiters.push((err) => {
         clearTimeout(timer);
-        resolve();
+        if (err) reject(err);
+        else resolve();
       });
     });
   }

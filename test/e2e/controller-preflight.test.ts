@@ -47,9 +47,12 @@ describe("flotilla controller preflight", () => {
     );
   });
 
-  it("with --install-crds creates the runtime namespace and runs", async () => {
+  // Stopped at once, while its controllers are still starting: a SIGTERM then used to wait out the informers'
+  // 60 s sync timeout, past a pod's 30 s grace period.
+  it("with --install-crds creates the runtime namespace and runs, and stops on SIGTERM while starting within a pod's grace period", async () => {
     const ns = `preflight-${randomBytes(3).toString("hex")}`;
     const c = startController({ namespace: ns, shard: ns, storagePath: makeWorkDir("flotilla-preflight-") });
+    let stoppedInMs = Infinity;
     try {
       await c.healthUrl();
       const created = await adminClient("management").get<{ metadata: { name: string } }>(`/api/v1/namespaces/${ns}`);
@@ -60,9 +63,12 @@ describe("flotilla controller preflight", () => {
           .then(() => true),
       );
     } finally {
+      const signalled = Date.now();
       c.child.kill("SIGTERM");
       await c.exited();
+      stoppedInMs = Date.now() - signalled;
       await adminClient("management").delete(`/api/v1/namespaces/${ns}`);
     }
+    expect(stoppedInMs).toBeLessThan(30_000);
   });
 });
