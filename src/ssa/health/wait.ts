@@ -88,9 +88,11 @@ export function* pollDelays(intervalMs: number): Generator<number, never> {
 
 export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: WaitOptions): Promise<void> {
   if (refs.length === 0) return;
-  const delays = pollDelays(options.intervalMs ?? 2000);
+  const intervalMs = options.intervalMs ?? 2000;
+  const delays = pollDelays(intervalMs);
   const deadline = Date.now() + options.timeoutMs;
   const last = new Map<ObjectRef, Health>();
+  const readAt = new Map<ObjectRef, number>();
   // Watches start only when the first read leaves something to wait for (most waits end there); their
   // first list tells every waiter to read again, so a change between that read and the watch is not lost.
   let changes: ChangeNotices | undefined;
@@ -103,11 +105,13 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
       const polled = await Promise.all(
         toRead.map(async (r) => [r, await healthOf(cluster, r, options.expressions)] as const),
       );
-      for (const [r, h] of polled)
+      for (const [r, h] of polled) {
+        readAt.set(r, Date.now());
         last.set(
           r,
           h.status === "Unknown" && last.has(r) ? last.get(r)! : ttlJobGone(r, h, options.jobsWithTtl) ? TTL_GONE : h,
         );
+      }
       const statuses = [...last.values()].map((h) => h.status);
       if (statuses.every((s) => s === "Current")) return;
       const anyFailed = statuses.includes("Failed");
@@ -119,11 +123,16 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
         await sleep(until, undefined, { signal: options.signal });
         continue;
       }
-      // Watched objects are read again when they change; on schedule, every one not Current (or unwatched).
+      // Watched objects are read again when they change, and — not Current — at least every interval (a
+      // watch that lags); on the back-off schedule, every unwatched one (decision 0055).
       const notices = changes;
       const changed = (await notices.next(until)) ?? [];
-      const due = Date.now() >= scheduled || Date.now() >= deadline;
-      const pending = due ? refs.filter((r) => last.get(r)?.status !== "Current" || !notices.watched(r)) : [];
+      const now = Date.now();
+      const due = now >= scheduled || now >= deadline;
+      const stale = (r: ObjectRef) => now >= deadline || now - (readAt.get(r) ?? 0) >= intervalMs;
+      const pending = due
+        ? refs.filter((r) => !notices.watched(r) || (last.get(r)?.status !== "Current" && stale(r)))
+        : [];
       toRead = [...new Set([...changed, ...pending])];
     }
   } finally {
