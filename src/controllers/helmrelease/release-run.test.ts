@@ -36,7 +36,7 @@ const helmRelease = (spec: Partial<HelmReleaseSpec> = {}): HelmRelease => ({
 });
 
 /** Writes revision `version` of release "web" into helm's storage as helm does (over what was there). */
-async function store(kube: InMemoryKube, version: number, status: string) {
+async function store(kube: InMemoryKube, version: number, status: string, manifest = "") {
   const release: StoredRelease = {
     name: "web",
     namespace: NS,
@@ -44,7 +44,7 @@ async function store(kube: InMemoryKube, version: number, status: string) {
     info: { status, first_deployed: "2026-01-01T00:00:00Z", last_deployed: "2026-01-01T00:00:00Z" },
     chart: { metadata: { name: "web", version: "1.0.0" } },
     config: VALUES,
-    manifest: "",
+    manifest,
   };
   const name = `sh.helm.release.v1.web.v${version}`;
   await kube.client.delete(`${SECRETS}/${name}`).catch(() => {});
@@ -61,25 +61,25 @@ async function store(kube: InMemoryKube, version: number, status: string) {
  * helm as far as storage goes: install and upgrade write the next revision, deployed or (when told
  * to fail) failed; uninstall marks the last one uninstalled.
  */
-function fakeHelm(kube: InMemoryKube, fail: string[] = []) {
+function fakeHelm(kube: InMemoryKube, fail: string[] = [], manifest = "") {
   const ran: string[] = [];
   const helm: HelmRunner = async (a) => {
     ran.push(a.command);
     const revisions = kube.list(SECRETS).length;
     const failed = fail.includes(a.command);
     if (a.command === "uninstall") await store(kube, revisions, "uninstalled");
-    else await store(kube, revisions + 1, failed ? "failed" : "deployed");
+    else await store(kube, revisions + 1, failed ? "failed" : "deployed", manifest);
     if (failed) throw new Error(`${a.command}: context deadline exceeded`);
   };
   return { helm, ran };
 }
 
-function run(kube: InMemoryKube, hr: HelmRelease, helm: HelmRunner) {
+function run(kube: InMemoryKube, hr: HelmRelease, helm: HelmRunner, client = kube.client) {
   const events: string[] = [];
   const recorder = {
     record: async (_o: unknown, type: string, reason: string) => void events.push(`${type} ${reason}`),
   };
-  const target = { client: kube.client, discovery: {} } as unknown as Cluster;
+  const target = { client, discovery: {} } as unknown as Cluster;
   const chart = emptyChart();
   const input = {
     hr,
@@ -105,6 +105,29 @@ describe("ReleaseRun", () => {
     expect(result.status.lastAttemptedReleaseAction).toBe("install");
     expect(result.conditions.find((c) => c.type === "Released")).toMatchObject({ status: "True" });
     expect(events).toEqual(["Normal InstallSucceeded"]);
+  });
+
+  it("does not check a release it has just installed for drift in the same reconcile: helm created its objects from that manifest", async () => {
+    const kube = new InMemoryKube();
+    const manifest = "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: apps\ndata:\n  a: b\n";
+    const { helm, ran } = fakeHelm(kube, [], manifest);
+    // What the drift check would read of the release's objects: anything but helm's storage.
+    const reads: string[] = [];
+    const client = new Proxy(kube.client, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return (path: string, ...rest: unknown[]) => {
+          if (!path.startsWith(SECRETS)) reads.push(`${String(prop)} ${path}`);
+          return (value as (...a: unknown[]) => unknown).call(target, path, ...rest);
+        };
+      },
+    });
+    const hr = helmRelease({ driftDetection: { mode: "enabled" } });
+    const result = await run(kube, hr, helm, client).run.run();
+    expect(ran).toEqual(["install"]);
+    expect(result.reason).toBe("InstallSucceeded");
+    expect(reads).toEqual([]);
   });
 
   it("a release in sync runs no helm at all", async () => {

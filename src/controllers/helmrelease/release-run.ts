@@ -103,6 +103,9 @@ export class ReleaseRun {
     // Storage as the last act left it (act re-reads it right after helm): the next decision starts from
     // that read instead of listing and decoding the release Secrets a second time.
     let afterAct: StoredRelease[] | undefined;
+    // Objects helm has just created from this very manifest have nothing to drift from: no drift check
+    // in the turns after a successful install (the next reconcile and the drift watch look again).
+    let installedNow = false;
     for (let turn = 0; turn < MAX_STEPS; turn++) {
       const stored = afterAct ?? (await this.storage.history(input.release));
       afterAct = undefined;
@@ -113,7 +116,7 @@ export class ReleaseRun {
       let drift: DriftReport | undefined;
       const force = forceRequested(hr);
       // A forced upgrade rewrites every object anyway: no drift check before it.
-      if (state.status === "InSync" && !force && driftMode(hr) !== "disabled") {
+      if (state.status === "InSync" && !force && !installedNow && driftMode(hr) !== "disabled") {
         drift = await detectReleaseDrift(hr, input.target.client, last!, input.namespace);
         if (drift.entries.length) state = { status: "Drifted", reason: "detected changes in cluster state" };
       }
@@ -134,6 +137,7 @@ export class ReleaseRun {
       const { failure, stored: now } = await this.act(step);
       afterAct = now;
       if (failure) lastFailure = failure;
+      else if (step.command === "install") installedNow = true;
       // A remediation ends the reconcile not Ready: the failure it remediated is the outcome, retried later.
       if (step.remediates) throw lastFailure ?? new ReconcileFailure("ReconciliationFailed", "release remediated");
     }
