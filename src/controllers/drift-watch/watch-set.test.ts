@@ -36,6 +36,7 @@ const SECRET = { group: "", version: "v1", kind: "Secret" };
 function set(maxKinds?: number) {
   const limits: string[] = [];
   const errors: string[] = [];
+  const scopedTo: string[] = [];
   const s = new DriftWatchSet({
     labelGroup: "kustomize.toolkit.fluxcd.io",
     own: { manager: "kustomize-controller", operation: "Apply" },
@@ -43,9 +44,10 @@ function set(maxKinds?: number) {
     onChange: () => {},
     onError: (t, gvk, _err, first) => first && errors.push(`${t.name} ${gvk.kind}`),
     onLimit: (t, what) => limits.push(`${t.name}: ${what}`),
+    onScoped: (t) => scopedTo.push(t.name),
     ...(maxKinds ? { maxKinds } : {}),
   });
-  return { s, limits, errors };
+  return { s, limits, errors, scopedTo };
 }
 
 describe("DriftWatchSet", () => {
@@ -97,16 +99,7 @@ describe("DriftWatchSet", () => {
   });
 
   it("says an owner's watches listed once the per-namespace watches replacing a refused cluster-wide one have", async () => {
-    const scopedTo: string[] = [];
-    const s = new DriftWatchSet({
-      labelGroup: "kustomize.toolkit.fluxcd.io",
-      own: { manager: "kustomize-controller", operation: "Apply" },
-      exemption: () => undefined,
-      onChange: () => {},
-      onError: () => {},
-      onLimit: () => {},
-      onScoped: (t) => scopedTo.push(t.name),
-    });
+    const { s, scopedTo } = set();
     s.want("ns/a", scoped("tenant1"), [{ ...CM, namespaces: ["apps", "web"] }]);
     await s.listed("ns/a");
     expect(scopedTo).toEqual(["tenant1"]);
