@@ -119,8 +119,12 @@ describe("a ResourceSet staged across fleet Clusters", () => {
     expect(await version("tenant2")).toBeUndefined();
     await approve();
     await eventually("tenant2 at version 1", async () => ((await version("tenant2")) === "1" ? true : undefined));
-
-    const first = await rset();
+    // The apply lands before the status that records it: wait for tenant2's inventory entry of the first render.
+    const held = (r: ResourceSet) => r.status?.clusterInventories?.find((c) => c.cluster === "tenant2")?.revision;
+    const first = await eventually("the first render recorded for tenant2", async () => {
+      const r = await rset();
+      return held(r) !== undefined && phases(r).prod === "Complete" ? r : undefined;
+    });
     await h.mgmt.client.patch(rsetPath(), "merge", { spec: spec("2") });
     const waiting = await eventually("the new render waits for approval at prod", async () => {
       const r = await rset();
@@ -131,7 +135,6 @@ describe("a ResourceSet staged across fleet Clusters", () => {
     });
     expect(await version("tenant1")).toBe("2");
     // Positive evidence prod held: its inventory entry still records the first render's revision.
-    const held = (r: ResourceSet) => r.status?.clusterInventories?.find((c) => c.cluster === "tenant2")?.revision;
     expect(held(waiting)).toBe(held(first));
     expect(await version("tenant2")).toBe("1");
     const prod = waiting.status!.rollout!.stages.find((s) => s.name === "prod")!;
