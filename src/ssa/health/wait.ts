@@ -123,8 +123,8 @@ export async function waitForSet(cluster: Cluster, refs: ObjectRef[], options: W
         await sleep(until, undefined, { signal: options.signal });
         continue;
       }
-      // Watched objects are read again when they change, and — not Current — at least every interval (a
-      // watch that lags); on the back-off schedule, every unwatched one (decision 0055).
+      // Watched objects are read again when they change, and — not Current — on the schedule once an interval
+      // has passed since their last read (a watch that lags); unwatched ones on every scheduled poll (0055).
       const notices = changes;
       const changed = (await notices.next(until)) ?? [];
       const now = Date.now();
