@@ -4,7 +4,7 @@
 // inventory. So each write's response is kept and the newer of the two (by resourceVersion, which
 // this apiserver hands out from etcd's increasing revision) is used.
 import type { KubeObject } from "../api/meta/object.js";
-import { revisionOf as revision } from "../kube/resource-version.js";
+import { newestOf } from "../kube/resource-version.js";
 
 export class OwnWrites<T extends KubeObject> {
   private readonly last = new Map<string, T>();
@@ -24,7 +24,7 @@ export class OwnWrites<T extends KubeObject> {
     if (!cached) return undefined;
     const own = this.last.get(key);
     if (!own || own.metadata.uid !== cached.metadata.uid) return cached;
-    const newer = revision(own) > revision(cached) ? own : cached;
+    const newer = newestOf([cached, own])!; // on a tie, the cache's copy
     // Once the cache has caught up there is nothing to remember.
     if (newer === cached) this.last.delete(key);
     return newer;
