@@ -9,7 +9,6 @@
 // shard label selector, so that on a shared fleet it reconciles this file's objects only.
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../../src/api/meta/object.js";
@@ -17,6 +16,7 @@ import { CONTROLLER_MALLOC_ARENA_MAX, CONTROLLER_NODE_OPTIONS } from "../../src/
 import { endpointFromKubeconfigFile } from "../../src/kube/kubeconfig.js";
 import { parseYamlDocuments } from "../../src/kustomize/yaml/parse.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
+import { freePort } from "../../src/local/ports.js";
 import { runCli } from "../support/cli.js";
 import { eventually, plane, planeCluster, testNamespace } from "../support/fleet-context.js";
 import { startGitHttpServer } from "../support/git-http-server.js";
@@ -38,17 +38,6 @@ let pod: PodSpec;
 let run: PodContainerRun;
 let pid: number;
 const logs: string[] = [];
-
-/** A loopback port free now (the kernel's pick, released for the container to bind). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 type Cond = { type: string; status: string; message?: string };
 const ready = async (path: string) => {

@@ -3,10 +3,10 @@
 // alerts through flotilla's alertmanager provider and read them back from its API (/api/v2/alerts).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import { toolsDir } from "../../src/binaries/tools-dir.js";
+import { freePort } from "../../src/local/ports.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 import { eventually } from "./fleet-context.js";
 
@@ -20,14 +20,6 @@ const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 export async function startAlertmanager(): Promise<Alertmanager> {
   const bin = join(toolsDir(), "bin", "alertmanager");

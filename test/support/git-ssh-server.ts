@@ -17,12 +17,12 @@
 // separation directory /run/sshd, which is created when missing.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { userInfo } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { initBareRepo, repoName } from "../../src/demo/git-repository.js";
 import { gitEnv, openBareRepo, type GitRepoHandle } from "./git-repository.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
+import { freePort } from "../../src/local/ports.js";
 
 export const SSHD = "/usr/sbin/sshd";
 
@@ -66,17 +66,6 @@ function run(cmd: string, args: string[]): Promise<void> {
 async function keygen(path: string, comment: string): Promise<{ privateKeyPem: string; publicKey: string }> {
   await run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", path]);
   return { privateKeyPem: readFileSync(path, "utf8"), publicKey: readFileSync(`${path}.pub`, "utf8").trim() };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once("error", fail);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => ok(port));
-    });
-  });
 }
 
 /** Starts sshd and resolves once it listens; rejects with its stderr when it exits first. */
