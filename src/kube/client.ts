@@ -34,6 +34,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Accept header (default application/json), e.g. metadata-only lists. */
   accept?: string;
+  /** Abandons the request at once when aborted (a watcher stopping while its list is in flight). */
+  signal?: AbortSignal;
 }
 
 /** QPS/burst for connections created from now on (the controllers' --kube-api-qps/--kube-api-burst). */
@@ -47,6 +49,35 @@ export function closeAllConnections(): Promise<void> {
 }
 
 const MAX_THROTTLE_RETRIES = 5;
+
+/**
+ * `sent`, or a rejection as soon as `signal` aborts. undici honours the signal only once connected: a
+ * request still making its connection (a TLS handshake the cluster never answers) would otherwise hold
+ * its caller until the connect timeout. A response that comes after all is discarded.
+ */
+function untilAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      sent.then(
+        (late) => late.body.destroy(),
+        () => {},
+      );
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    sent.then(
+      (response) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(response);
+      },
+      (err) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
 const WRITES = new Set(["POST", "PUT", "PATCH"]);
 
 /**
@@ -102,7 +133,7 @@ export class KubeClient {
     entry: PoolEntry,
     method: string,
     url: URL,
-    options: RequestOptions & { signal?: AbortSignal; stream?: boolean },
+    options: RequestOptions & { stream?: boolean },
   ): Promise<Dispatcher.ResponseData> {
     const dynamic = await entry.credential();
     const headers = this.headers(dynamic, options.accept);
@@ -112,9 +143,10 @@ export class KubeClient {
       headers["content-type"] = options.contentType ?? "application/json";
     }
     await entry.limiterFor(url.pathname).take();
+    options.signal?.throwIfAborted();
     if (!options.stream) count(method, url);
     try {
-      return await request(url, {
+      const sent = request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
@@ -123,6 +155,7 @@ export class KubeClient {
         headersTimeout: options.timeoutMs ?? 60_000,
         bodyTimeout: options.stream ? 0 : (options.timeoutMs ?? 60_000),
       });
+      return await (options.signal ? untilAborted(sent, options.signal) : sent);
     } catch (err) {
       throw this.unreachable(err);
     }
@@ -181,7 +214,7 @@ export class KubeClient {
       const error = this.errorFrom(method, url, response, text);
       // Throttled (429, or APF rejecting): wait as told, a bounded number of times.
       if (error instanceof TooManyRequestsError && attempt < MAX_THROTTLE_RETRIES) {
-        await sleep(Math.min(error.retryAfterSeconds ?? 1, 10) * 1000);
+        await sleep(Math.min(error.retryAfterSeconds ?? 1, 10) * 1000, undefined, { signal: options.signal });
         continue;
       }
       throw error;
@@ -230,6 +263,7 @@ export class KubeClient {
     query: Query = {},
     pageSize = 500,
     accept?: string,
+    signal?: AbortSignal,
   ): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let cont: string | undefined;
@@ -238,7 +272,7 @@ export class KubeClient {
       const page = await this.request<{ items: T[] | null; metadata: { continue?: string; resourceVersion: string } }>(
         "GET",
         path,
-        { query: { ...query, limit: pageSize, continue: cont }, accept },
+        { query: { ...query, limit: pageSize, continue: cont }, accept, signal },
       );
       // A PartialObjectMetadataList of nothing comes back as `items: null` (Go's nil slice): no Secrets at
       // all on a fresh plane, listed metadata-only, must be an empty list, not a failed informer sync.

@@ -109,7 +109,7 @@ export class Watcher {
     await this.running?.catch(() => {});
   }
 
-  private async list(): Promise<void> {
+  private async list(signal: AbortSignal): Promise<void> {
     const mapping = await this.cluster.mapping(this.target.gvk);
     const query: Record<string, string> = {};
     if (this.target.labelSelector) query.labelSelector = this.target.labelSelector;
@@ -119,7 +119,9 @@ export class Watcher {
       query,
       500,
       this.target.metadataOnly ? METADATA_LIST : undefined,
+      signal, // a stop ends a list in flight at once, not after the request timeout
     );
+    if (signal.aborted) return;
     const apiVersion = mapping.group ? `${mapping.group}/${mapping.version}` : mapping.version;
     this.resourceVersion = resourceVersion;
     this.handlers.onSync(
@@ -135,7 +137,7 @@ export class Watcher {
     while (!signal.aborted) {
       try {
         if (needList) {
-          await this.list();
+          await this.list(signal);
           needList = false;
         }
         for await (const event of watchOnce(this.cluster, this.target, this.resourceVersion, signal)) {

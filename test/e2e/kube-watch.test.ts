@@ -11,6 +11,7 @@ import type { WatchEvent } from "../../src/kube/watch.js";
 import { Watcher } from "../../src/kube/watch.js";
 import { restartComponent } from "../../src/local/index.js";
 import { eventually, plane, planeCluster, testFleet, testNamespace } from "../support/fleet-context.js";
+import { startPausableTcpProxy } from "../support/pausable-tcp-proxy.js";
 import { configMap } from "../support/objects.js";
 import { makeWorkDir } from "../../src/util/work-dir.js";
 
@@ -88,6 +89,34 @@ describe("metadata-only informers", () => {
       expect(informer.list()).toEqual([]);
     } finally {
       await informer.stop();
+    }
+  });
+});
+
+describe("a cluster that stops answering", () => {
+  it("an informer stops at once while its first list waits for an answer, instead of after the request timeout", async () => {
+    const endpoint = endpointFromKubeconfigFile(plane("management").kubeconfig);
+    const proxy = await startPausableTcpProxy(Number(new URL(endpoint.server).port));
+    try {
+      const cluster = new Cluster({ ...endpoint, server: `https://127.0.0.1:${proxy.port}` });
+      const ns = await testNamespace(planeCluster("management").client, "quiet");
+      await cluster.mapping(CM); // discovery answered; from now on the cluster is silent
+      proxy.pause();
+      const informer = new Informer(cluster, { gvk: CM, namespace: ns });
+      informer.start();
+      const synced = informer.waitForSync(120_000).then(
+        () => "synced",
+        (err: Error) => err.message,
+      );
+      await eventually("the informer's list to reach the silent cluster", async () => proxy.held > 0);
+      const started = Date.now();
+      await informer.stop();
+      const stoppedIn = Date.now() - started;
+      expect(await synced).toMatch(/stopped/);
+      // A stop that waited for the request would take its connect timeout (10 s) or its timeout (60 s).
+      expect(stoppedIn).toBeLessThan(5_000);
+    } finally {
+      await proxy.close();
     }
   });
 });
