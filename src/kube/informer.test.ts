@@ -35,4 +35,12 @@ describe("Informer", () => {
       "informer of HelmRepository.source.toolkit.fluxcd.io in namespace apps did not sync within 300 ms: refused",
     );
   });
+
+  it("forgets a waiter that timed out, so callers retrying a sync do not pile up on it", async () => {
+    const informer = new Informer(failing, { gvk });
+    informer.start();
+    for (let i = 0; i < 3; i++) await informer.waitForSync(50).catch(() => {});
+    expect((informer as unknown as { syncWaiters: unknown[] }).syncWaiters).toHaveLength(0);
+    await informer.stop();
+  });
 });

@@ -85,21 +85,22 @@ export class Informer {
     if (this.synced) return Promise.resolve();
     if (this.stopped) return Promise.reject(this.stoppedError());
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new InformerSyncError(
-              `informer of ${this.what()} did not sync within ${timeoutMs} ms${this.lastError ? `: ${(this.lastError as Error).message}` : ""}`,
-              this.cluster.name,
-            ),
-          ),
-        timeoutMs,
-      );
-      this.syncWaiters.push((err) => {
+      const waiter = (err?: Error) => {
         clearTimeout(timer);
         if (err) reject(err);
         else resolve();
-      });
+      };
+      // A waiter that timed out leaves the list: callers that retry do not pile up behind a sync.
+      const timer = setTimeout(() => {
+        this.syncWaiters = this.syncWaiters.filter((w) => w !== waiter);
+        reject(
+          new InformerSyncError(
+            `informer of ${this.what()} did not sync within ${timeoutMs} ms${this.lastError ? `: ${(this.lastError as Error).message}` : ""}`,
+            this.cluster.name,
+          ),
+        );
+      }, timeoutMs);
+      this.syncWaiters.push(waiter);
     });
   }
 
