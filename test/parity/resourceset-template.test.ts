@@ -13,6 +13,7 @@ import { parseAllDocuments } from "yaml";
 import { toolsDir } from "../../src/binaries/tools-dir.js";
 import { renderResource, renderTemplate } from "../../src/controllers/resourceset/template/engine.js";
 import { CORPUS, type TemplateCase } from "./resourceset-template-corpus.js";
+import { SPRIG_CORPUS } from "./resourceset-template-corpus-sprig.js";
 
 const oracle = join(toolsDir(), "bin", "resourceset-template");
 const OPERATOR = "github.com/controlplaneio-fluxcd/flux-operator@v0.59.0";
@@ -140,7 +141,7 @@ function compare(reqs: Request[]): { matched: number; mismatches: string[] } {
 
 describe("ResourceSet templates render as the Flux Operator renders them", () => {
   it("the parity corpus (docs, d2 fleet shapes, text/template and slim-sprig corners) matches Go byte for byte", () => {
-    const reqs = requests(CORPUS);
+    const reqs = requests([...CORPUS, ...SPRIG_CORPUS]);
     const { matched, mismatches } = compare(reqs);
     expect(mismatches.join("\n")).toBe("");
     expect(matched).toBe(reqs.length);

@@ -8,6 +8,7 @@ import { TemplateExecError, execute } from "./exec.js";
 import { FuncError, Functions, fn } from "./functions.js";
 import { TemplateParseError, parseTemplate } from "./parse.js";
 import { dataFunctions } from "./sprig-data.js";
+import { numericFunctions } from "./sprig-numeric.js";
 import { stringFunctions } from "./sprig-strings.js";
 import { type GoValue, fromJson } from "./values.js";
 
@@ -40,38 +41,6 @@ const REFUSED: [string[], string][] = [
   ],
   [["typeOf", "typeIs", "typeIsLike"], "Go type names are not modelled; use kindOf or kindIs"],
   [["urlParse", "urlJoin"], "Go's net/url is not reproduced"],
-  [
-    [
-      "b32enc",
-      "b32dec",
-      "toDecimal",
-      "seq",
-      "splitn",
-      "maxf",
-      "minf",
-      "round",
-      "mustPush",
-      "mustAppend",
-      "mustPrepend",
-      "mustFirst",
-      "mustLast",
-      "mustRest",
-      "mustInitial",
-      "mustReverse",
-      "mustUniq",
-      "mustWithout",
-      "mustHas",
-      "mustSlice",
-      "mustCompact",
-      "mustChunk",
-      "osBase",
-      "osClean",
-      "osDir",
-      "osExt",
-      "osIsAbs",
-    ],
-    "not implemented yet",
-  ],
   [["html", "js", "urlquery", "call"], "text/template's escaping and call builtins are not implemented"],
 ];
 
@@ -82,6 +51,7 @@ function functions(): Functions {
   if (table) return table;
   const m = builtins();
   for (const [k, v] of stringFunctions()) m.set(k, v);
+  for (const [k, v] of numericFunctions()) m.set(k, v);
   for (const [k, v] of dataFunctions()) m.set(k, v);
   m.set(
     "slugify",

@@ -3,7 +3,8 @@
 import { type Json, toYaml } from "../../../kustomize/yaml/emit.js";
 import { FuncError, type GoFunc, fn } from "./functions.js";
 import { type GoMap, type GoValue, Num, fromJson, int, isMap, kindOf, sortedKeys, toPlain } from "./values.js";
-import { strval, toInt64 } from "./sprig-strings.js";
+import { toInt64 } from "./sprig-numeric.js";
+import { strval } from "./sprig-strings.js";
 
 /** sprig's empty. */
 export function empty(v: GoValue | undefined): boolean {
@@ -14,9 +15,11 @@ export function empty(v: GoValue | undefined): boolean {
   return Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
 }
 
-const list = (v: GoValue, what: string): GoValue[] => {
+/** `v` as a list, or sprig's error: "Cannot <what> on type <kind>" unless `message` words it otherwise. */
+const list = (v: GoValue, what: string, message?: (kind: string) => string): GoValue[] => {
   if (Array.isArray(v)) return v;
-  throw new FuncError(`Cannot ${what} on type ${kindOf(v) === "invalid" ? "invalid" : kindOf(v)}`);
+  const kind = kindOf(v) === "invalid" ? "invalid" : kindOf(v);
+  throw new FuncError(message ? message(kind) : `Cannot ${what} on type ${kind}`);
 };
 const strslice = (v: GoValue): string[] =>
   Array.isArray(v) ? v.filter((e) => e !== null).map(strval) : v === null ? [] : [strval(v)];
@@ -207,7 +210,7 @@ export function dataFunctions(): Map<string, GoFunc> {
     fn(
       ["any"],
       ([l, ...idx]) => {
-        const a = list(l!, "slice");
+        const a = list(l!, "slice", (k) => `list should be type of slice or array but ${k}`);
         if (a.length === 0) return null;
         const start = idx.length > 0 ? toInt64(idx[0]!) : 0;
         const end = idx.length > 1 ? toInt64(idx[1]!) : a.length;
@@ -221,13 +224,32 @@ export function dataFunctions(): Map<string, GoFunc> {
   set(
     "chunk",
     fn(["int", "any"], ([size, l]) => {
-      const a = list(l!, "chunk");
+      const a = list(l!, "chunk", (k) => `Cannot chunk type ${k}`);
       const n = (size as Num).v;
       const out: GoValue[] = [];
       for (let i = 0; i < a.length; i += n) out.push(a.slice(i, i + n));
       return out;
     }),
   );
+  // sprig's push, first, ... panic where their must* twins return the error; text/template reports both
+  // as "error calling <name>: <error>", so each twin is the same function under its own name.
+  for (const name of [
+    "push",
+    "append",
+    "prepend",
+    "first",
+    "last",
+    "rest",
+    "initial",
+    "reverse",
+    "uniq",
+    "without",
+    "has",
+    "slice",
+    "compact",
+    "chunk",
+  ])
+    set(`must${name[0]!.toUpperCase()}${name.slice(1)}`, m.get(name)!);
   set(
     "sortAlpha",
     fn(["any"], ([l]) => (Array.isArray(l) ? strslice(l).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : [strval(l!)])),

@@ -1,30 +1,14 @@
-// slim-sprig v3.0.0's string, encoding, path and number functions (strings.go, numeric.go,
-// crypto.go), with Go's semantics: strval is fmt's %v, toInt64 of an unparsable string is 0.
+// slim-sprig v3.0.0's string, encoding and path functions (strings.go, crypto.go, functions.go's
+// os* paths), with Go's semantics: strval is fmt's %v. Numbers are in sprig-numeric.ts.
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
+import { base32Decode, base32Encode } from "./base32.js";
 import { FuncError, type GoFunc, fn } from "./functions.js";
-import { type GoValue, Num, float, formatValue, goQuote, int, int64, isMap } from "./values.js";
+import { type GoValue, Num, formatValue, goQuote, int, isMap } from "./values.js";
 
 export const strval = (v: GoValue): string => formatValue(v);
 const s = (v: GoValue | undefined) => v as string;
 const n = (v: GoValue | undefined) => (v as Num).v;
-
-export function toInt64(v: GoValue): number {
-  if (typeof v === "string") return /^[+-]?\d+$/.test(v) && Math.abs(Number(v)) < 2 ** 63 ? Number(v) : 0;
-  if (v instanceof Num) return Math.trunc(v.v);
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return 0;
-}
-
-export function toFloat64(v: GoValue): number {
-  if (typeof v === "string") {
-    const t = v.trim() === v ? Number(v.replace(/_/g, "")) : NaN;
-    return v !== "" && !Number.isNaN(t) ? t : 0;
-  }
-  if (v instanceof Num) return v.v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return 0;
-}
 
 /** strings.TrimSpace / strings.Trim(s, cutset) on Unicode code points. */
 const goTrim = (str: string, cut: string, left = true, right = true) => {
@@ -184,73 +168,6 @@ export function stringFunctions(): Map<string, GoFunc> {
     fn(["string"], ([a]) => int(/^[+-]?\d+$/.test(s(a)) ? Number(s(a)) : 0)),
   );
   set(
-    "int64",
-    fn(["any"], ([a]) => int64(toInt64(a!))),
-  );
-  set(
-    "int",
-    fn(["any"], ([a]) => int(toInt64(a!))),
-  );
-  set(
-    "float64",
-    fn(["any"], ([a]) => float(toFloat64(a!))),
-  );
-  set(
-    "add1",
-    fn(["any"], ([a]) => int64(toInt64(a!) + 1)),
-  );
-  set(
-    "add",
-    fn([], (args) => int64(args.reduce((acc: number, b) => acc + toInt64(b), 0)), "any"),
-  );
-  set(
-    "sub",
-    fn(["any", "any"], ([a, b]) => int64(toInt64(a!) - toInt64(b!))),
-  );
-  set(
-    "mul",
-    fn(["any"], ([a, ...rest]) => int64(rest.reduce((acc: number, b) => acc * toInt64(b), toInt64(a!))), "any"),
-  );
-  set(
-    "div",
-    fn(["any", "any"], ([a, b]) => {
-      if (toInt64(b!) === 0) throw new FuncError("runtime error: integer divide by zero");
-      return int64(Math.trunc(toInt64(a!) / toInt64(b!)));
-    }),
-  );
-  set(
-    "mod",
-    fn(["any", "any"], ([a, b]) => {
-      if (toInt64(b!) === 0) throw new FuncError("runtime error: integer divide by zero");
-      return int64(toInt64(a!) % toInt64(b!));
-    }),
-  );
-  set(
-    "max",
-    fn(["any"], ([a, ...rest]) => int64(Math.max(toInt64(a!), ...rest.map(toInt64))), "any"),
-  );
-  set("biggest", m.get("max")!);
-  set(
-    "min",
-    fn(["any"], ([a, ...rest]) => int64(Math.min(toInt64(a!), ...rest.map(toInt64))), "any"),
-  );
-  set(
-    "floor",
-    fn(["any"], ([a]) => float(Math.floor(toFloat64(a!)))),
-  );
-  set(
-    "ceil",
-    fn(["any"], ([a]) => float(Math.ceil(toFloat64(a!)))),
-  );
-  set(
-    "until",
-    fn(["int"], ([c]) => untilStep(0, n(c), n(c) < 0 ? -1 : 1)),
-  );
-  set(
-    "untilStep",
-    fn(["int", "int", "int"], ([a, b, c]) => untilStep(n(a), n(b), n(c))),
-  );
-  set(
     "b64enc",
     fn(["string"], ([a]) => Buffer.from(s(a), "utf8").toString("base64")),
   );
@@ -281,6 +198,26 @@ export function stringFunctions(): Map<string, GoFunc> {
     "isAbs",
     fn(["string"], ([a]) => s(a).startsWith("/")),
   );
+  set("osBase", m.get("base")!); // path/filepath on a Unix system: the same as path's
+  set("osClean", m.get("clean")!);
+  set("osDir", m.get("dir")!);
+  set("osExt", m.get("ext")!);
+  set("osIsAbs", m.get("isAbs")!);
+  set(
+    "b32enc",
+    fn(["string"], ([a]) => base32Encode(Buffer.from(s(a), "utf8"))),
+  );
+  set(
+    "b32dec",
+    fn(["string"], ([a]) => {
+      const out = base32Decode(s(a));
+      return typeof out === "string" ? out : out.toString("utf8");
+    }),
+  );
+  set(
+    "splitn",
+    fn(["string", "int", "string"], ([sep, c, str]) => toMap(goSplitN(s(str), s(sep), n(c)))),
+  );
   set(
     "splitList",
     fn(["string", "string"], ([sep, str]) => goSplit(s(str), s(sep))),
@@ -301,6 +238,13 @@ export function stringFunctions(): Map<string, GoFunc> {
 
 const toMap = (parts: string[]) => Object.fromEntries(parts.map((p, i) => [`_${i}`, p]));
 const goSplit = (str: string, sep: string) => (sep === "" ? [...str] : str.split(sep));
+/** strings.SplitN: none for 0, all for a negative count, else at most `count` with the rest in the last. */
+function goSplitN(str: string, sep: string, count: number): string[] {
+  if (count === 0) return [];
+  const all = goSplit(str, sep);
+  if (count < 0 || all.length <= count) return all;
+  return [...all.slice(0, count - 1), all.slice(count - 1).join(sep)];
+}
 const replaceAll = (src: string, o: string, nw: string) =>
   o === "" ? [...src].reduce((acc, c) => acc + c + nw, nw) : src.split(o).join(nw);
 const indent = (c: number, v: string) =>
@@ -318,18 +262,6 @@ function trunc(c: number, str: string): string {
   if (c < 0 && len + c > 0) return byteSlice(str, len + c, len);
   if (c >= 0 && len > c) return byteSlice(str, 0, c);
   return str;
-}
-
-function untilStep(start: number, stop: number, step: number): GoValue {
-  const v: GoValue[] = [];
-  if (stop < start) {
-    if (step >= 0) return v;
-    for (let i = start; i > stop; i += step) v.push(int(i));
-    return v;
-  }
-  if (step <= 0) return v;
-  for (let i = start; i < stop; i += step) v.push(int(i));
-  return v;
 }
 
 function b64dec(v: string): string {
