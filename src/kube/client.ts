@@ -9,6 +9,7 @@ import { type ApiStatus, apiErrorFrom, ConnectionError, KubeError, TooManyReques
 import type { ClusterEndpoint } from "./kubeconfig.js";
 import type { RateLimit } from "./rate-limiter.js";
 import { recentWrites } from "./recent-writes.js";
+import { untilAborted } from "../util/until-aborted.js";
 
 export type PatchType = "merge" | "json" | "strategic" | "apply";
 
@@ -50,34 +51,6 @@ export function closeAllConnections(): Promise<void> {
 
 const MAX_THROTTLE_RETRIES = 5;
 
-/**
- * `sent`, or a rejection as soon as `signal` aborts. undici honours the signal only once connected: a
- * request still making its connection (a TLS handshake the cluster never answers) would otherwise hold
- * its caller until the connect timeout. A response that comes after all is discarded.
- */
-function untilAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      sent.then(
-        (late) => late.body.destroy(),
-        () => {},
-      );
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    sent.then(
-      (response) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(response);
-      },
-      (err) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
-  });
-}
 const WRITES = new Set(["POST", "PUT", "PATCH"]);
 
 /**
@@ -155,7 +128,9 @@ export class KubeClient {
         headersTimeout: options.timeoutMs ?? 60_000,
         bodyTimeout: options.stream ? 0 : (options.timeoutMs ?? 60_000),
       });
-      return await (options.signal ? untilAborted(sent, options.signal) : sent);
+      // undici honours a signal only once connected: a request still making its connection (a TLS
+      // handshake the cluster never answers) would hold a stop until the connect timeout.
+      return await (options.signal ? untilAborted(sent, options.signal, (late) => late.body.destroy()) : sent);
     } catch (err) {
       throw this.unreachable(err);
     }

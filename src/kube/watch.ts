@@ -7,6 +7,7 @@ import type { Cluster } from "./cluster.js";
 import { collectionPath } from "./discovery.js";
 import { type ApiStatus, apiErrorFrom, GoneError } from "./errors.js";
 import type { GroupVersionKind, KubeObject } from "../api/meta/object.js";
+import { untilAborted } from "../util/until-aborted.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
@@ -52,7 +53,7 @@ async function* watchOnce(
   resourceVersion: string,
   signal: AbortSignal,
 ): AsyncGenerator<WatchEvent> {
-  const mapping = await cluster.mapping(target.gvk);
+  const mapping = await untilAborted(cluster.mapping(target.gvk), signal);
   const response = await cluster.client.stream(
     collectionPath(mapping, target.namespace),
     {
@@ -110,7 +111,8 @@ export class Watcher {
   }
 
   private async list(signal: AbortSignal): Promise<void> {
-    const mapping = await this.cluster.mapping(this.target.gvk);
+    // Discovery is shared by every caller of the cluster: a stop lets this one go without cancelling it.
+    const mapping = await untilAborted(this.cluster.mapping(this.target.gvk), signal);
     const query: Record<string, string> = {};
     if (this.target.labelSelector) query.labelSelector = this.target.labelSelector;
     if (this.target.fieldSelector) query.fieldSelector = this.target.fieldSelector;

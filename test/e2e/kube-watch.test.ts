@@ -94,31 +94,37 @@ describe("metadata-only informers", () => {
 });
 
 describe("a cluster that stops answering", () => {
-  it("an informer stops at once while its first list waits for an answer, instead of after the request timeout", async () => {
-    const endpoint = endpointFromKubeconfigFile(plane("management").kubeconfig);
-    const proxy = await startPausableTcpProxy(Number(new URL(endpoint.server).port));
-    try {
-      const cluster = new Cluster({ ...endpoint, server: `https://127.0.0.1:${proxy.port}` });
-      const ns = await testNamespace(planeCluster("management").client, "quiet");
-      await cluster.mapping(CM); // discovery answered; from now on the cluster is silent
-      proxy.pause();
-      const informer = new Informer(cluster, { gvk: CM, namespace: ns });
-      informer.start();
-      const synced = informer.waitForSync(120_000).then(
-        () => "synced",
-        (err: Error) => err.message,
-      );
-      await eventually("the informer's list to reach the silent cluster", async () => proxy.held > 0);
-      const started = Date.now();
-      await informer.stop();
-      const stoppedIn = Date.now() - started;
-      expect(await synced).toMatch(/stopped/);
-      // A stop that waited for the request would take its connect timeout (10 s) or its timeout (60 s).
-      expect(stoppedIn).toBeLessThan(5_000);
-    } finally {
-      await proxy.close();
-    }
-  });
+  it.each([
+    ["its first list", true],
+    ["discovery of its kind", false],
+  ])(
+    "an informer stops at once while %s waits for an answer, instead of after the request timeout",
+    async (_what, discovered) => {
+      const endpoint = endpointFromKubeconfigFile(plane("management").kubeconfig);
+      const proxy = await startPausableTcpProxy(Number(new URL(endpoint.server).port));
+      try {
+        const cluster = new Cluster({ ...endpoint, server: `https://127.0.0.1:${proxy.port}` });
+        const ns = await testNamespace(planeCluster("management").client, "quiet");
+        if (discovered) await cluster.mapping(CM); // discovery answered: the list is what waits
+        proxy.pause();
+        const informer = new Informer(cluster, { gvk: CM, namespace: ns });
+        informer.start();
+        const synced = informer.waitForSync(120_000).then(
+          () => "synced",
+          (err: Error) => err.message,
+        );
+        await eventually("the informer's request to reach the silent cluster", async () => proxy.held > 0);
+        const started = Date.now();
+        await informer.stop();
+        const stoppedIn = Date.now() - started;
+        expect(await synced).toMatch(/stopped/);
+        // A stop that waited for the request would take its connect timeout (10 s) or its timeout (60 s).
+        expect(stoppedIn).toBeLessThan(5_000);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
 });
 
 describe("credentials", () => {
