@@ -60,9 +60,11 @@ export function claimPort(port: number, dir = join(tmpdir(), "flotilla-port-clai
   }
 }
 
-/** A port that is free right now, below the ephemeral range and claimed for this process where possible. */
-export async function freePort(): Promise<number> {
-  const below = ephemeralLow();
+/**
+ * A port that is free right now, below the ephemeral range and claimed for this process where possible.
+ * `below`: the range's low end, when the caller has read it already.
+ */
+export async function freePort(below = ephemeralLow()): Promise<number> {
   if (below !== undefined && below > LOWEST + 1000) {
     for (let attempt = 0; attempt < 200; attempt++) {
       const port = LOWEST + Math.floor(Math.random() * (below - LOWEST));
@@ -86,8 +88,9 @@ export async function assertPortFree(port: number, flag: string): Promise<void> 
 /** Free, distinct ports; `reserved` ports (user-requested) are never handed out. */
 export async function freePorts(count: number, reserved: number[] = []): Promise<number[]> {
   const out: number[] = [];
+  const below = ephemeralLow();
   while (out.length < count) {
-    const port = await freePort();
+    const port = await freePort(below);
     if (!out.includes(port) && !reserved.includes(port)) out.push(port);
   }
   return out;

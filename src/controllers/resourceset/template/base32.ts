@@ -28,7 +28,7 @@ export function base32Decode(text: string): Buffer | string {
     const dbuf = new Array<number>(8).fill(0);
     let dlen = 8;
     for (let j = 0; j < 8;) {
-      if (pos === olen) return corrupt(olen - (olen - pos) - j);
+      if (pos === olen) return corrupt(olen - j); // missing padding
       const c = String.fromCharCode(src[pos++]!);
       const left = olen - pos;
       if (c === PAD && j >= 2 && left < 8) {
@@ -41,7 +41,7 @@ export function base32Decode(text: string): Buffer | string {
         break;
       }
       const v = ALPHABET.indexOf(c);
-      if (v < 0 || c === "") return corrupt(olen - left - 1);
+      if (v < 0) return corrupt(olen - left - 1);
       dbuf[j++] = v;
     }
     const bytes = [

@@ -18,7 +18,7 @@ export function empty(v: GoValue | undefined): boolean {
 /** `v` as a list, or sprig's error: "Cannot <what> on type <kind>" unless `message` words it otherwise. */
 const list = (v: GoValue, what: string, message?: (kind: string) => string): GoValue[] => {
   if (Array.isArray(v)) return v;
-  const kind = kindOf(v) === "invalid" ? "invalid" : kindOf(v);
+  const kind = kindOf(v);
   throw new FuncError(message ? message(kind) : `Cannot ${what} on type ${kind}`);
 };
 const strslice = (v: GoValue): string[] =>
